@@ -1,0 +1,5 @@
+import { formatCents } from "../money.ts";
+
+export function Price({ cents, className }: { cents: number; className?: string }) {
+  return <span className={className ?? "price"}>{formatCents(cents)}</span>;
+}

@@ -1,0 +1,59 @@
+import type { ReactNode } from "react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
+import type { Route } from "./+types/root";
+import { StoreProvider } from "./basket/store.tsx";
+import { Header } from "./components/Header.tsx";
+import { Spinner } from "./components/Spinner.tsx";
+import { useNonce } from "./nonce.ts";
+import "./app.css";
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#131921" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <StoreProvider>
+          <Header />
+          <main id="main" className="page">
+            {children}
+          </main>
+        </StoreProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const navigation = useNavigation();
+  return (
+    <>
+      {navigation.state === "loading" && <Spinner />}
+      <Outlet />
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="panel">
+      <title>{notFound ? "Page not found | Storefront" : "Something went wrong | Storefront"}</title>
+      <h1>{notFound ? "Page not found" : "Something went wrong"}</h1>
+      <p>{notFound ? "We couldn't find that page." : "Sorry, this page could not be shown. Please try again."}</p>
+    </div>
+  );
+}

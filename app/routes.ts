@@ -1,0 +1,14 @@
+import { type RouteConfig, index, route } from "@react-router/dev/routes";
+
+// Spec section 2.
+export default [
+  index("routes/home.tsx"),
+  route("auth", "routes/auth.tsx"),
+  route("payment", "routes/payment.tsx"),
+  route("orders", "routes/orders.tsx"),
+  route("results/:categoryName", "routes/results.tsx"),
+  route("products/:productId", "routes/product.tsx"),
+  route("cart", "routes/cart.tsx"),
+  route("language", "routes/language.tsx"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

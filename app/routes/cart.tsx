@@ -1,0 +1,69 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/cart";
+import { basketSubtotalCents } from "../basket/reducer.ts";
+import { useStore } from "../basket/store.tsx";
+import { Price } from "../components/Price.tsx";
+import { ProductCard } from "../components/ProductCard.tsx";
+import { pageMeta } from "../meta.ts";
+import "./cart.css";
+
+export const meta: Route.MetaFunction = () => pageMeta("Shopping basket", "Review the items in your Storefront basket.");
+
+export default function Cart() {
+  const [{ basket }, dispatch] = useStore();
+  return (
+    <div className="cart">
+      <section className="cart__lines panel" aria-labelledby="cart-heading">
+        <h1 id="cart-heading" className="cart__heading">
+          Hello, Your shopping basket
+        </h1>
+        {basket.length === 0 ? (
+          <p className="cart__empty">Oops! No item in your cart.</p>
+        ) : (
+          <ul className="cart__list">
+            {basket.map((line) => (
+              <li key={line.id} className="cart__line">
+                <ProductCard product={line} showDescription />
+                <div className="quantity" role="group" aria-label={`Quantity of ${line.title}`}>
+                  <button
+                    type="button"
+                    className="quantity__button"
+                    aria-label={`Increase quantity of ${line.title}`}
+                    onClick={() => dispatch({ type: "ADD_TO_BASKET", item: line })}
+                  >
+                    +
+                  </button>
+                  <output className="quantity__value" aria-live="polite" aria-label={`Quantity of ${line.title}`}>
+                    {line.amount}
+                  </output>
+                  <button
+                    type="button"
+                    className="quantity__button"
+                    aria-label={`Decrease quantity of ${line.title}`}
+                    onClick={() => dispatch({ type: "REMOVE_FROM_BASKET", id: line.id })}
+                  >
+                    −
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <aside className="cart__summary panel" aria-label="Basket summary">
+        <p className="cart__subtotal" aria-live="polite">
+          Subtotal ({basket.length} {basket.length === 1 ? "item" : "items"}):{" "}
+          <strong>
+            <Price cents={basketSubtotalCents(basket)} />
+          </strong>
+        </p>
+        <label className="cart__gift">
+          <input type="checkbox" /> This order contains a gift
+        </label>
+        <Link to="/payment" className="button-primary cart__checkout">
+          Continue to checkout
+        </Link>
+      </aside>
+    </div>
+  );
+}

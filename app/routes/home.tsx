@@ -1,0 +1,65 @@
+import type { Route } from "./+types/home";
+import banner1 from "../assets/banners/banner-1.svg";
+import banner2 from "../assets/banners/banner-2.svg";
+import banner3 from "../assets/banners/banner-3.svg";
+import banner4 from "../assets/banners/banner-4.svg";
+import banner5 from "../assets/banners/banner-5.svg";
+import electronics from "../assets/categories/electronics.svg";
+import jewelery from "../assets/categories/jewelery.svg";
+import mensClothing from "../assets/categories/mens-clothing.svg";
+import womensClothing from "../assets/categories/womens-clothing.svg";
+import { Carousel } from "../components/Carousel.tsx";
+import { CategoryTile } from "../components/CategoryTile.tsx";
+import { ProductCard } from "../components/ProductCard.tsx";
+import { pageMeta } from "../meta.ts";
+import { productsOrEmpty } from "../catalogue.server.ts";
+import "./home.css";
+
+export const meta: Route.MetaFunction = () =>
+  pageMeta("Storefront", "Shop electronics, jewelry, men's and women's clothing at Storefront, with delivery to Ethiopia.");
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { products: await productsOrEmpty(context, (catalogue) => catalogue.list()) };
+}
+
+const SLIDES = [
+  { src: banner1, alt: "New season fashion: fresh styles for every day" },
+  { src: banner2, alt: "Tech that works as hard as you do: laptops, audio and screens for every desk" },
+  { src: banner3, alt: "Sparkle for every occasion: rings, necklaces and earrings to treasure" },
+  { src: banner4, alt: "Gifts they'll unwrap twice: thoughtful picks for everyone on your list" },
+  { src: banner5, alt: "Fast delivery to Ethiopia: track every parcel from our door to yours" },
+];
+
+// Spec section 2: the four tiles, their labels and the category each opens.
+const TILES = [
+  { title: "Electronics", category: "electronics", image: electronics },
+  { title: "Discover fashion trends", category: "women's clothing", image: womensClothing },
+  { title: "Men's Clothing", category: "men's clothing", image: mensClothing },
+  { title: "Jewelry", category: "jewelery", image: jewelery },
+];
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="home">
+      <h1 className="visually-hidden">Storefront</h1>
+      <Carousel slides={SLIDES} width={1500} height={600} />
+      <section className="home__tiles" aria-label="Shop by category">
+        {TILES.map((tile) => (
+          <CategoryTile key={tile.category} {...tile} />
+        ))}
+      </section>
+      <section className="home__products" aria-labelledby="home-products">
+        <h2 id="home-products" className="visually-hidden">
+          All products
+        </h2>
+        <ul className="product-grid">
+          {loaderData.products.map((product) => (
+            <li key={product.id}>
+              <ProductCard product={product} showAdd />
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

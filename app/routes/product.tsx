@@ -1,0 +1,53 @@
+import { data } from "react-router";
+import type { Route } from "./+types/product";
+import { ProductCard } from "../components/ProductCard.tsx";
+import { pageMeta } from "../meta.ts";
+import { productsOrEmpty } from "../catalogue.server.ts";
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const raw = params.productId;
+  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+  const [product = null] = id ? await productsOrEmpty(context, async (catalogue) => [await catalogue.byId(id)]) : [];
+  if (!product) return data({ product: null, origin: "" }, { status: 404 });
+  return { product, origin: context.publicUrl };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  const product = loaderData?.product;
+  if (!product) return pageMeta("Product not found", "This product is not in our catalogue.");
+  return [
+    ...pageMeta(product.title, product.description.slice(0, 160)),
+    { property: "og:title", content: product.title },
+    { property: "og:type", content: "product" },
+  ];
+};
+
+export default function ProductPage({ loaderData: { product, origin } }: Route.ComponentProps) {
+  if (!product) return <p className="panel">Product not found.</p>;
+  // schema.org Product, so search engines can show the price and rating.
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: product.title,
+    description: product.description,
+    image: new URL(product.image, origin).href,
+    category: product.category,
+    offers: {
+      "@type": "Offer",
+      price: (product.priceCents / 100).toFixed(2),
+      priceCurrency: "USD",
+      availability: "https://schema.org/InStock",
+    },
+    aggregateRating: { "@type": "AggregateRating", ratingValue: product.rating.rate, reviewCount: product.rating.count },
+  };
+  return (
+    <div className="product-page">
+      <ProductCard product={product} showDescription showAdd priority headingLevel={1} />
+      <script
+        type="application/ld+json"
+        // JSON.stringify leaves "<" as is; escaping it keeps a title from closing the script element.
+        dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import type { Route } from "./+types/results";
+import { ProductCard } from "../components/ProductCard.tsx";
+import { pageMeta } from "../meta.ts";
+import { productsOrEmpty } from "../catalogue.server.ts";
+
+export const meta: Route.MetaFunction = ({ params }) =>
+  pageMeta(`Results for ${params.categoryName}`, `Browse ${params.categoryName} at Storefront.`);
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const category = params.categoryName;
+  return { category, products: await productsOrEmpty(context, (catalogue) => catalogue.inCategory(category)) };
+}
+
+export default function Results({ loaderData: { category, products } }: Route.ComponentProps) {
+  return (
+    <section className="results">
+      <h1 className="page-title">Results</h1>
+      <p className="results__category">{category}</p>
+      {products.length === 0 ? (
+        <p className="panel">No products found in the {category} category.</p>
+      ) : (
+        <ul className="product-grid">
+          {products.map((product) => (
+            <li key={product.id}>
+              <ProductCard product={product} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

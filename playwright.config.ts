@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// Playwright cannot download its own browsers here: the journeys drive the system Chromium.
+const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+if (!fs.existsSync(chromium)) {
+  throw new Error(
+    `The browser tests need Chromium, and there is none at ${chromium}. ` +
+      "Install it (Debian/Ubuntu: sudo apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary.",
+  );
+}
+
+const PORT = Number(process.env.E2E_PORT || 4173);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 30_000,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    viewport: { width: 1280, height: 900 },
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-sync",
+      ],
+    },
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    // `npm run test:e2e` builds first; this serves that build as `npm start` would.
+    command: "tsx server/main.ts",
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    env: { NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "pipe",
+  },
+});

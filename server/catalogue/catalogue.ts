@@ -1,0 +1,18 @@
+import type { Product } from "./product.ts";
+
+/** Where the shop's products come from: the embedded catalogue or a remote FakeStore-compatible host. */
+export interface Catalogue {
+  /** Every product, by ascending id. */
+  list(): Promise<Product[]>;
+  /** The category names, sorted. */
+  categories(): Promise<string[]>;
+  /** The products of one category (empty for an unknown category), by ascending id. */
+  inCategory(name: string): Promise<Product[]>;
+  /** One product, or null when there is no such product. */
+  byId(id: number): Promise<Product | null>;
+  /** Image origins other than our own that pages must be allowed to load (for the CSP). */
+  readonly imageOrigins: readonly string[];
+}
+
+/** The catalogue could not be reached or answered nonsense; callers degrade as the spec says. */
+export class CatalogueUnavailableError extends Error {}

@@ -1,0 +1,60 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import type { Catalogue } from "./catalogue.ts";
+import { fakeStoreProduct, fromFakeStore, type Product } from "./product.ts";
+
+const CATALOGUE_DIR = fileURLToPath(new URL("../../catalogue/", import.meta.url));
+export const PRODUCT_IMAGE_PATH = "/images/products/";
+
+export interface ImageFile {
+  body: Buffer;
+  etag: string;
+}
+
+/**
+ * The catalogue shipped in the repository: catalogue/products.json and the SVG drawings in
+ * catalogue/images. Read and checked once at start-up; image URLs carry a content hash so they
+ * can be cached for good.
+ */
+export class EmbeddedCatalogue implements Catalogue {
+  readonly imageOrigins = [];
+  readonly images = new Map<string, ImageFile>();
+  private readonly products: Product[];
+
+  constructor(dir = CATALOGUE_DIR) {
+    const raw: unknown = JSON.parse(fs.readFileSync(path.join(dir, "products.json"), "utf8"));
+    const entries = z.array(fakeStoreProduct).parse(raw);
+    this.products = entries
+      .map((entry) => {
+        const file = entry.image;
+        if (!/^[\w-]+\.svg$/.test(file)) throw new Error(`Product ${entry.id}: bad image file name ${file}`);
+        const body = fs.readFileSync(path.join(dir, "images", file));
+        const hash = createHash("sha256").update(body).digest("hex").slice(0, 12);
+        this.images.set(file, { body, etag: `"${hash}"` });
+        return fromFakeStore({ ...entry, image: `${PRODUCT_IMAGE_PATH}${file}?v=${hash}` });
+      })
+      .sort((a, b) => a.id - b.id);
+    if (new Set(this.products.map((p) => p.id)).size !== this.products.length) {
+      throw new Error("catalogue/products.json has duplicate product ids");
+    }
+  }
+
+  async list() {
+    return this.products;
+  }
+
+  async categories() {
+    return [...new Set(this.products.map((p) => p.category))].sort();
+  }
+
+  async inCategory(name: string) {
+    return this.products.filter((p) => p.category === name);
+  }
+
+  async byId(id: number) {
+    return this.products.find((p) => p.id === id) ?? null;
+  }
+}

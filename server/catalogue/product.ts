@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+/** A catalogue product as the shop uses it: money in integer cents. */
+export interface Product {
+  id: number;
+  title: string;
+  priceCents: number;
+  description: string;
+  category: string;
+  /** An absolute URL, or a path on our own origin. */
+  image: string;
+  rating: { rate: number; count: number };
+}
+
+/** A product in the FakeStore API's shape: price in dollars. */
+export const fakeStoreProduct = z.object({
+  id: z.number().int().positive(),
+  title: z.string().trim().min(1).max(500),
+  price: z.number().finite().nonnegative().max(1_000_000),
+  description: z.string().max(10_000),
+  category: z.string().trim().min(1).max(100),
+  image: z.string().min(1).max(2_000),
+  rating: z
+    .object({ rate: z.number().min(0).max(5), count: z.number().int().nonnegative() })
+    .default({ rate: 0, count: 0 }),
+});
+export type FakeStoreProduct = z.infer<typeof fakeStoreProduct>;
+
+export function fromFakeStore(raw: FakeStoreProduct): Product {
+  const { price, ...rest } = raw;
+  return { ...rest, priceCents: Math.round(price * 100) };
+}
+
+/** Back to the FakeStore shape, with the image made absolute against `origin`. */
+export function toFakeStore(product: Product, origin: string): FakeStoreProduct {
+  const { priceCents, ...rest } = product;
+  return { ...rest, price: priceCents / 100, image: new URL(product.image, origin).href };
+}

@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import type { Schema } from "./schema.ts";
+
+export type Engine = "sqlite" | "postgres";
+
+export interface AppDatabase {
+  readonly engine: Engine;
+  readonly db: Kysely<Schema>;
+  /** True when the database answers a trivial query within the time limit. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { engine: "sqlite"; file: string }
+  | { engine: "postgres"; url: string; searchPath?: string; maxConnections?: number };
+
+/** The database named by DATABASE_URL, or the embedded SQLite file under DATA_DIR. */
+export function databaseTarget(config: { DATABASE_URL?: string; DATA_DIR: string }): DatabaseTarget {
+  return config.DATABASE_URL
+    ? { engine: "postgres", url: config.DATABASE_URL }
+    : { engine: "sqlite", file: path.join(config.DATA_DIR, "storefront.sqlite") };
+}
+
+export function openDatabase(target: DatabaseTarget): AppDatabase {
+  return target.engine === "sqlite" ? openSqlite(target.file) : openPostgres(target);
+}
+
+function openSqlite(file: string): AppDatabase {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable.
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return withCommon("sqlite", db);
+}
+
+function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>): AppDatabase {
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: target.maxConnections ?? 10,
+    connectionTimeoutMillis: 5_000,
+    ...(target.searchPath ? { options: `-c search_path=${target.searchPath}` } : {}),
+  });
+  // An idle client losing its connection must not take the process down; the pool replaces it.
+  pool.on("error", () => {});
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return withCommon("postgres", db);
+}
+
+function withCommon(engine: Engine, db: Kysely<Schema>): AppDatabase {
+  return {
+    engine,
+    db,
+    async ping(timeoutMs = 2_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      const query = sql`select 1 as ok`.execute(db).then(
+        () => true,
+        () => false,
+      );
+      try {
+        return await Promise.race([query, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,86 @@
+import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { getRequestListener } from "@hono/node-server";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import { createApp } from "./app.ts";
+import { createCatalogue } from "./catalogue/index.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { databaseTarget, openDatabase } from "./db/database.ts";
+import { migrateToLatest } from "./db/migrations.ts";
+import type { SsrHandler } from "./load-context.ts";
+import { createLogger } from "./log.ts";
+
+const BUILD_DIR = path.resolve("build");
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
+
+/** Production serves the built app; development renders through Vite with hot reload. */
+async function pageRenderer(config: Config): Promise<{ ssr: SsrHandler; clientDir?: string; middleware?: Middleware }> {
+  if (config.NODE_ENV !== "development") {
+    const buildFile = path.join(BUILD_DIR, "server", "index.js");
+    const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
+    return { ssr: createRequestHandler(build, "production"), clientDir: path.join(BUILD_DIR, "client") };
+  }
+  const vite = await import("vite");
+  const server = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });
+  const build = () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  return { ssr: createRequestHandler(build, "development"), middleware: server.middlewares };
+}
+
+async function main() {
+  const config = configOrExit();
+  if (process.argv.includes("--check-config")) return;
+  const log = createLogger(config);
+
+  const database = openDatabase(databaseTarget(config));
+  const applied = await migrateToLatest(database.db);
+  if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
+  const catalogue = createCatalogue(config, log);
+  const { ssr, clientDir, middleware } = await pageRenderer(config);
+
+  const app = createApp({ config, log, database, catalogue, ssr, clientDir });
+  const listener = getRequestListener(app.fetch);
+  const server = http.createServer(middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);
+  server.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.PORT;
+    log.info({ url: `http://${config.HOST}:${port}`, database: database.engine, mode: config.NODE_ENV }, "Storefront is listening");
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down: finishing in-flight requests");
+    const force = setTimeout(() => {
+      log.warn("in-flight requests did not finish in time; closing anyway");
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS).unref();
+    server.close(async () => {
+      clearTimeout(force);
+      await database.close();
+      log.info("stopped");
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Storefront failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
