@@ -12,7 +12,7 @@ export async function productsOrEmpty<T>(
   try {
     return await read(context.catalogue);
   } catch (error) {
-    if (!(error instanceof CatalogueUnavailableError)) throw error;
+    if (!CatalogueUnavailableError.is(error)) throw error;
     return [];
   }
 }

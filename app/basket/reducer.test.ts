@@ -101,9 +101,10 @@ describe("counts and totals", () => {
   });
 
   it("is exact where float dollars are a cent off", () => {
-    // In float dollars 15.99 + 64.00 = 79.99000000000001 and 3 * 9.85 = 29.549999999999997.
-    expect(15.99 + 64.0).not.toBe(79.99);
-    expect(3 * 9.85).not.toBe(29.55);
+    // In float dollars (15.99 + 64.00) * 100 is 7998.999999999999 and 3 * 9.85 is 29.549999999999997:
+    // truncated to cents, each is a cent short.
+    expect(Math.trunc((15.99 + 64.0) * 100)).toBe(7998);
+    expect(Math.trunc(3 * 9.85 * 100)).toBe(2954);
     const a = run({ type: "ADD_TO_BASKET", item: product(1, 1599) }, { type: "ADD_TO_BASKET", item: product(2, 6400) });
     expect(basketSubtotalCents(a.basket)).toBe(7999);
     const b = run(...Array.from({ length: 3 }, () => ({ type: "ADD_TO_BASKET" as const, item: product(3, 985) })));

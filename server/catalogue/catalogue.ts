@@ -15,4 +15,14 @@ export interface Catalogue {
 }
 
 /** The catalogue could not be reached or answered nonsense; callers degrade as the spec says. */
-export class CatalogueUnavailableError extends Error {}
+export class CatalogueUnavailableError extends Error {
+  override readonly name = "CatalogueUnavailableError";
+
+  /**
+   * Recognises the error by name, not instanceof: the built app bundle carries its own copy of this
+   * class, so an error thrown by the server's adapter is not an instance of the bundle's class.
+   */
+  static is(error: unknown): error is CatalogueUnavailableError {
+    return error instanceof Error && error.name === "CatalogueUnavailableError";
+  }
+}

@@ -17,8 +17,9 @@ interface CacheEntry {
 
 /**
  * A FakeStore-compatible catalogue host (e.g. https://fakestoreapi.com). Answers are cached for
- * `cacheSeconds`; concurrent requests for one path share one fetch; when the host fails, a stale
- * answer is served if there is one. Malformed products are dropped and logged, never rendered.
+ * `cacheSeconds`; concurrent requests for one path share one fetch; when the host fails, the last
+ * good answer is served if there is one (none when caching is off). Malformed products are dropped
+ * and logged, never rendered.
  */
 export class RemoteCatalogue implements Catalogue {
   readonly imageOrigins: readonly string[];
@@ -85,7 +86,10 @@ export class RemoteCatalogue implements Catalogue {
     }
     try {
       const value = await pending;
-      this.cache.set(where, { value, expires: Date.now() + this.options.cacheSeconds * 1000 });
+      // With caching off nothing is kept, not even a copy for when the host fails.
+      if (this.options.cacheSeconds > 0) {
+        this.cache.set(where, { value, expires: Date.now() + this.options.cacheSeconds * 1000 });
+      }
       return value;
     } catch (error) {
       if (cached) {

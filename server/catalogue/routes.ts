@@ -38,7 +38,7 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string): Hono {
   });
 
   api.onError((error) => {
-    if (error instanceof CatalogueUnavailableError) throw new HttpError(502, "The catalogue is unavailable; try again shortly.");
+    if (CatalogueUnavailableError.is(error)) throw new HttpError(502, "The catalogue is unavailable; try again shortly.");
     throw error;
   });
 
