@@ -12,7 +12,8 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `server/main.ts` as `npm start` does (production, the built app) on a free port. */
+/** Starts `server/main.ts` as `npm start` does (production, the built app) on a free port. It waits for
+ * the "listening" log line, so LOG_LEVEL must stay at info or below. */
 export async function startServer(env: Record<string, string>, timeoutMs = 20_000): Promise<RunningServer> {
   const child = spawn(TSX, ["server/main.ts"], {
     env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },

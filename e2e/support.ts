@@ -1,0 +1,114 @@
+// Shared helpers for the browser journeys: the catalogue as the shop ships it, money formatting,
+// hydration and a fixture that collects console errors, page errors and CSP violations.
+import fs from "node:fs";
+import { test as base, expect } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+
+export { expect };
+
+/** A product of catalogue/products.json (the FakeStore shape: price in dollars). */
+export interface CatalogueProduct {
+  id: number;
+  title: string;
+  price: number;
+  description: string;
+  category: string;
+  image: string;
+  rating: { rate: number; count: number };
+}
+
+export const products: CatalogueProduct[] = JSON.parse(
+  fs.readFileSync(new URL("../catalogue/products.json", import.meta.url), "utf8"),
+) as CatalogueProduct[];
+
+/** The four category names, in the order they first appear in the catalogue. */
+export const categories: string[] = [...new Set(products.map((p) => p.category))];
+
+export const inCategory = (category: string): CatalogueProduct[] => products.filter((p) => p.category === category);
+
+/** The one product with this price (in dollars); fails loudly if the data no longer has exactly one. */
+export function productPriced(price: number): CatalogueProduct {
+  const found = products.filter((p) => Math.round(p.price * 100) === Math.round(price * 100));
+  if (found.length !== 1) throw new Error(`Expected exactly one product priced ${price}, found ${found.length}`);
+  return found[0]!;
+}
+
+export function productById(id: number): CatalogueProduct {
+  const found = products.find((p) => p.id === id);
+  if (!found) throw new Error(`No product ${id} in catalogue/products.json`);
+  return found;
+}
+
+/** Dollars to integer cents, so sums are exact. */
+export const toCents = (price: number): number => Math.round(price * 100);
+
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+/** Integer cents as the shop shows them: 123400 -> "$1,234.00". */
+export const formatCents = (cents: number): string => usd.format(cents / 100);
+
+export const formatPrice = (product: CatalogueProduct): string => formatCents(toCents(product.price));
+
+/** The product card of a product, found by its accessible name (the title). */
+export const card = (scope: Page | Locator, product: CatalogueProduct): Locator =>
+  scope.getByRole("article", { name: product.title, exact: true });
+
+/**
+ * Waits until React has taken over the server-rendered page (hydrateRoot has been called on the
+ * document and has reached <main>), so clicks run the app's handlers instead of being lost.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const hasKey = (node: object | null, prefix: string) => !!node && Object.keys(node).some((k) => k.startsWith(prefix));
+      return hasKey(document, "__reactContainer$") && hasKey(document.querySelector("main"), "__reactFiber$");
+    },
+    undefined,
+    { timeout: 10_000 },
+  );
+}
+
+/** Navigates with a full page load and waits for hydration. Returns the document response. */
+export async function open(page: Page, url: string) {
+  const response = await page.goto(url);
+  await waitForHydration(page);
+  return response;
+}
+
+export const cartCount = (page: Page): Locator => page.getByTestId("cart-count");
+
+export const cartLink = (page: Page): Locator => page.getByRole("banner").locator('a[href="/cart"]');
+
+/** What the header's cart link should be called for `count` items. */
+export const cartName = (count: number): string => `Cart, ${count} ${count === 1 ? "item" : "items"}`;
+
+export async function expectCartCount(page: Page, count: number): Promise<void> {
+  await expect(cartCount(page)).toHaveText(String(count));
+  await expect(cartLink(page)).toHaveAccessibleName(cartName(count));
+}
+
+export const viewports = {
+  desktop: { width: 1280, height: 900 },
+  phone: { width: 360, height: 740 },
+} as const;
+
+/**
+ * `pageErrors` collects every console error, uncaught page error and Content-Security-Policy
+ * violation of the test's page; tests end with `expect(pageErrors).toEqual([])`.
+ */
+export const test = base.extend<{ pageErrors: string[] }>({
+  pageErrors: async ({ page }, provide) => {
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(`console.error: ${message.text()} (${message.location().url})`);
+    });
+    page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
+    // Chromium also logs violations to the console; this names the directive and the blocked resource.
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (event) => {
+        console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || "inline"}`);
+      });
+    });
+    await provide(errors);
+  },
+});
