@@ -229,7 +229,14 @@ test.describe("product page", () => {
 
     const description = await page.locator('meta[name="description"]').getAttribute("content");
     expect(description?.trim().length).toBeGreaterThan(0);
-    expect(product.description.startsWith(description ?? "")).toBe(true);
+    // At most 160 characters, cut at a word boundary and marked with an ellipsis when cut.
+    const metaText = (description ?? "").replace(/…$/, "");
+    expect(metaText.length).toBeLessThanOrEqual(160);
+    expect(product.description.startsWith(metaText)).toBe(true);
+    if (metaText.length < product.description.length) {
+      expect(description).toMatch(/…$/);
+      expect(product.description.slice(metaText.length)).toMatch(/^[\s,.;:]/);
+    }
 
     const jsonLd = page.locator('script[type="application/ld+json"]');
     await expect(jsonLd).toHaveCount(1);

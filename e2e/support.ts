@@ -54,18 +54,11 @@ export const card = (scope: Page | Locator, product: CatalogueProduct): Locator 
   scope.getByRole("article", { name: product.title, exact: true });
 
 /**
- * Waits until React has taken over the server-rendered page (hydrateRoot has been called on the
- * document and has reached <main>), so clicks run the app's handlers instead of being lost.
+ * Waits until React has taken over the server-rendered page (the app marks <html data-hydrated>),
+ * so clicks run the app's handlers instead of being lost.
  */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => {
-      const hasKey = (node: object | null, prefix: string) => !!node && Object.keys(node).some((k) => k.startsWith(prefix));
-      return hasKey(document, "__reactContainer$") && hasKey(document.querySelector("main"), "__reactFiber$");
-    },
-    undefined,
-    { timeout: 10_000 },
-  );
+  await page.locator("html[data-hydrated=true]").waitFor({ state: "attached", timeout: 10_000 });
 }
 
 /** Navigates with a full page load and waits for hydration. Returns the document response. */

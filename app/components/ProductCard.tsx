@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { Product } from "../../server/catalogue/product.ts";
 import { useStore } from "../basket/store.tsx";
 import { Price } from "./Price.tsx";
+import { shorten } from "../text.ts";
 import { Rating } from "./Rating.tsx";
 import "./ProductCard.css";
 
@@ -20,12 +21,6 @@ export interface ProductCardProps {
 }
 
 const SHORT_DESCRIPTION = 140;
-
-/** Cuts at a word boundary so "Show More" never splits a word. */
-function shorten(text: string): string {
-  const cut = text.slice(0, SHORT_DESCRIPTION);
-  return `${cut.slice(0, cut.lastIndexOf(" ")).replace(/[\s,.;:]+$/, "")}…`;
-}
 
 export function ProductCard({ product, flex, showDescription, showAdd, priority, headingLevel = 3 }: ProductCardProps) {
   const [, dispatch] = useStore();
@@ -52,7 +47,7 @@ export function ProductCard({ product, flex, showDescription, showAdd, priority,
         <Price cents={product.priceCents} className="price card__price" />
         {showDescription && (
           <div className="card__description">
-            <p>{long && !expanded ? shorten(product.description) : product.description}</p>
+            <p>{long && !expanded ? shorten(product.description, SHORT_DESCRIPTION) : product.description}</p>
             {long && (
               <button type="button" className="link-button" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
                 {expanded ? "Show Less" : "Show More"}

@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/cart";
 import { basketSubtotalCents } from "../basket/reducer.ts";
@@ -11,10 +12,12 @@ export const meta: Route.MetaFunction = () => pageMeta("Shopping basket", "Revie
 
 export default function Cart() {
   const [{ basket }, dispatch] = useStore();
+  // When a line disappears under a keyboard user's focus, focus moves to the basket heading.
+  const heading = useRef<HTMLHeadingElement>(null);
   return (
     <div className="cart">
       <section className="cart__lines panel" aria-labelledby="cart-heading">
-        <h1 id="cart-heading" className="cart__heading">
+        <h1 id="cart-heading" className="cart__heading" ref={heading} tabIndex={-1}>
           Hello, Your shopping basket
         </h1>
         {basket.length === 0 ? (
@@ -23,7 +26,7 @@ export default function Cart() {
           <ul className="cart__list">
             {basket.map((line) => (
               <li key={line.id} className="cart__line">
-                <ProductCard product={line} showDescription />
+                <ProductCard product={line} showDescription headingLevel={2} />
                 <div className="quantity" role="group" aria-label={`Quantity of ${line.title}`}>
                   <button
                     type="button"
@@ -40,7 +43,10 @@ export default function Cart() {
                     type="button"
                     className="quantity__button"
                     aria-label={`Decrease quantity of ${line.title}`}
-                    onClick={() => dispatch({ type: "REMOVE_FROM_BASKET", id: line.id })}
+                    onClick={() => {
+                      dispatch({ type: "REMOVE_FROM_BASKET", id: line.id });
+                      if (line.amount === 1) heading.current?.focus();
+                    }}
                   >
                     −
                   </button>

@@ -2,6 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/product";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
+import { shorten } from "../text.ts";
 import { productsOrEmpty } from "../catalogue.server.ts";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
@@ -16,7 +17,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
   const product = loaderData?.product;
   if (!product) return pageMeta("Product not found", "This product is not in our catalogue.");
   return [
-    ...pageMeta(product.title, product.description.slice(0, 160)),
+    ...pageMeta(product.title, shorten(product.description, 160)),
+    // /products/017 and /products/17 are one product: tell search engines which address is its own.
+    { tagName: "link", rel: "canonical", href: `${loaderData.origin}/products/${product.id}` },
     { property: "og:title", content: product.title },
     { property: "og:type", content: "product" },
   ];

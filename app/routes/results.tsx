@@ -22,7 +22,7 @@ export default function Results({ loaderData: { category, products } }: Route.Co
         <ul className="product-grid">
           {products.map((product) => (
             <li key={product.id}>
-              <ProductCard product={product} />
+              <ProductCard product={product} headingLevel={2} />
             </li>
           ))}
         </ul>

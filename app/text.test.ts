@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { shorten } from "./text.ts";
+
+describe("shorten", () => {
+  it("leaves a short text alone", () => {
+    expect(shorten("A bag.", 10)).toBe("A bag.");
+  });
+
+  it("cuts at a word boundary and drops trailing punctuation", () => {
+    expect(shorten("Waxed canvas, leather straps and brass buckles", 20)).toBe("Waxed canvas…");
+    expect(shorten("One two three", 7)).toBe("One two…");
+  });
+
+  it("cuts a single long word at the limit", () => {
+    expect(shorten("Supercalifragilistic", 5)).toBe("Super…");
+  });
+});

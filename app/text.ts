@@ -1,0 +1,7 @@
+/** The text cut to at most `max` characters at a word boundary, with an ellipsis when cut. */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max + 1);
+  const end = cut.lastIndexOf(" ");
+  return `${(end > 0 ? cut.slice(0, end) : text.slice(0, max)).replace(/[\s,.;:]+$/, "")}…`;
+}
