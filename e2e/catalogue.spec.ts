@@ -297,3 +297,27 @@ for (const [label, viewport] of Object.entries(viewports)) {
     });
   });
 }
+
+test.describe("loading indicator", () => {
+  test("a centred spinner shows while a client-side navigation fetches, and goes when the page arrives", async ({ page, pageErrors }) => {
+    await open(page, "/");
+    // Hold the category's route data back for a moment, as a slow network would.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/results/**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("link", { name: "Shop Now: Electronics" }).click();
+    const spinner = page.getByRole("status").filter({ hasText: "Loading" });
+    await expect(spinner).toBeVisible();
+    const box = await spinner.locator(".spinner__wheel").boundingBox();
+    const viewport = page.viewportSize()!;
+    expect(Math.abs(box!.x + box!.width / 2 - viewport.width / 2)).toBeLessThan(2);
+    expect(Math.abs(box!.y + box!.height / 2 - viewport.height / 2)).toBeLessThan(2);
+    release();
+    await expect(page.getByRole("heading", { name: "Results", level: 1 })).toBeVisible();
+    await expect(spinner).toHaveCount(0);
+    expect(pageErrors).toEqual([]);
+  });
+});
