@@ -34,9 +34,23 @@ async function runTwice(env: Record<string, string>, engine: string) {
   const second = await start(env);
   expect((await fetch(`${second.url}/api/health`)).status).toBe(200);
   expect(second.logs.some((r) => r.msg === "database migrated")).toBe(false);
-  const home = await fetch(`${second.url}/`);
+  const home = await fetch(`${second.url}/`, { headers: { "accept-encoding": "gzip" } });
   expect(home.status).toBe(200);
-  expect(await home.text()).toContain("Hello, Sign In");
+  expect(home.headers.get("content-encoding")).toBe("gzip");
+  const html = await home.text();
+  expect(html).toContain("Hello, Sign In");
+
+  // Hashed build assets are cached for good; other public files for a while.
+  const script = html.match(/src="(\/assets\/[^"]+\.js)"|href="(\/assets\/[^"]+\.js)"/);
+  const asset = await fetch(`${second.url}${script?.[1] ?? script?.[2]}`);
+  expect(asset.status).toBe(200);
+  expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  const favicon = await fetch(`${second.url}/favicon.svg`);
+  expect(favicon.headers.get("cache-control")).toBe("public, max-age=3600");
+  expect((await fetch(`${second.url}/assets/nope.js`)).status).toBe(404);
+
+  // One JSON log line per request: method, path, status and time taken.
+  expect(second.logs).toContainEqual(expect.objectContaining({ msg: "request", method: "GET", path: "/", status: 200, ms: expect.any(Number) }));
   expect(await second.stop()).toBe(0);
 }
 

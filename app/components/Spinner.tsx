@@ -1,14 +1,25 @@
 import "./Spinner.css";
 
-/** The centred fade spinner of spec section 2: twelve bars fading in turn. */
+const BARS = 12;
+const PERIOD_S = 1.2;
+
+/** The centred fade spinner of spec section 2: twelve bars, each fading a moment after the last. */
 export function Spinner({ label = "Loading" }: { label?: string }) {
   return (
     <div className="spinner" role="status">
-      <div className="spinner__wheel" aria-hidden="true">
-        {Array.from({ length: 12 }, (_, i) => (
-          <span key={i} className={`spinner__bar spinner__bar--${i}`} />
+      <svg className="spinner__wheel" width="48" height="48" viewBox="0 0 48 48" aria-hidden="true">
+        {Array.from({ length: BARS }, (_, i) => (
+          <rect key={i} x="21" y="0" width="6" height="14" rx="3" fill="#232f3e" transform={`rotate(${i * (360 / BARS)} 24 24)`}>
+            <animate
+              attributeName="opacity"
+              values="1;0.15"
+              dur={`${PERIOD_S}s`}
+              begin={`${(((i - BARS) * PERIOD_S) / BARS).toFixed(2)}s`}
+              repeatCount="indefinite"
+            />
+          </rect>
         ))}
-      </div>
+      </svg>
       <span className="visually-hidden">{label}</span>
     </div>
   );

@@ -1,0 +1,76 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { MemoryRouter } from "react-router";
+import { describe, expect, it } from "vitest";
+import { StoreProvider } from "../basket/store.tsx";
+import { ProductCard, type ProductCardProps } from "./ProductCard.tsx";
+
+const product = {
+  id: 7,
+  title: "Classic Cable Chain Bracelet",
+  priceCents: 123400,
+  description: "A timeless cable-link bracelet in 18k gold plating over sterling silver, finished with a sturdy lobster clasp. At 7.5 inches it sits comfortably on most wrists and layers well.",
+  image: "/images/products/7.svg?v=abc",
+  rating: { rate: 4.26, count: 1200 },
+};
+
+function render(props: Partial<ProductCardProps> = {}): string {
+  return renderToStaticMarkup(
+    <MemoryRouter>
+      <StoreProvider>
+        <ProductCard product={product} {...props} />
+      </StoreProvider>
+    </MemoryRouter>,
+  );
+}
+
+describe("ProductCard", () => {
+  it("shows the image linking to the product page, the title, rating, review count and price", () => {
+    const html = render();
+    expect(html).toContain('<a class="card__image-link" href="/products/7"');
+    expect(html).toContain('alt="Classic Cable Chain Bracelet" width="400" height="400"');
+    expect(html).toContain("<h3 class=\"card__title\">Classic Cable Chain Bracelet</h3>");
+    expect(html).toContain('aria-label="Rated 4.3 out of 5"');
+    // 4.3 of 5 stars is 86 of the 100-unit-wide star row.
+    expect(html).toContain('<rect width="86" height="20">');
+    expect(html).toContain("1,200");
+    expect(html).toContain("$1,234.00");
+  });
+
+  it("has no description and no button by default (the results page's card)", () => {
+    const html = render();
+    expect(html).not.toContain("card__description");
+    expect(html).not.toContain("Add to cart");
+    expect(html).not.toContain("card--flex");
+  });
+
+  it("shows the Add to cart button when asked", () => {
+    expect(render({ showAdd: true })).toContain(">Add to cart</button>");
+  });
+
+  it("shows a long description cut, with Show More", () => {
+    const html = render({ showDescription: true });
+    expect(html).toContain("A timeless cable-link bracelet");
+    expect(html).not.toContain("layers well.");
+    expect(html).toContain('aria-expanded="false">Show More</button>');
+  });
+
+  it("shows a short description whole, without a toggle", () => {
+    const html = renderToStaticMarkup(
+      <MemoryRouter>
+        <StoreProvider>
+          <ProductCard product={{ ...product, description: "Gold, and short." }} showDescription />
+        </StoreProvider>
+      </MemoryRouter>,
+    );
+    expect(html).toContain("<p>Gold, and short.</p>");
+    expect(html).not.toContain("Show More");
+  });
+
+  it("lays the image beside the text in the flexed variant (checkout and orders)", () => {
+    expect(render({ flex: true })).toContain('class="card card--flex"');
+  });
+
+  it("takes the heading level of the page it sits on", () => {
+    expect(render({ headingLevel: 1 })).toContain('<h1 class="card__title">');
+  });
+});
