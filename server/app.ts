@@ -114,8 +114,6 @@ export function createApp({ config, log, database, catalogue, ssr, clientDir }: 
       return c.body(new Uint8Array(image.body), 200, {
         "Content-Type": "image/svg+xml",
         "Cache-Control": IMMUTABLE,
-        // An SVG opened on its own runs nothing.
-        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
       });
     });
   }
