@@ -3,6 +3,7 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, 
 import type { Route } from "./+types/root";
 import { StoreProvider } from "./basket/store.tsx";
 import { Header } from "./components/Header.tsx";
+import { NotFound } from "./components/NotFound.tsx";
 import { Spinner } from "./components/Spinner.tsx";
 import { useNonce } from "./nonce.ts";
 import "./app.css";
@@ -52,12 +53,19 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <>
+        <title>Page not found | Storefront</title>
+        <NotFound />
+      </>
+    );
+  }
   return (
-    <div className="panel">
-      <title>{notFound ? "Page not found | Storefront" : "Something went wrong | Storefront"}</title>
-      <h1>{notFound ? "Page not found" : "Something went wrong"}</h1>
-      <p>{notFound ? "We couldn't find that page." : "Sorry, this page could not be shown. Please try again."}</p>
-    </div>
+    <section className="panel narrow">
+      <title>Something went wrong | Storefront</title>
+      <h1>Something went wrong</h1>
+      <p>Sorry, this page could not be shown. Please try again.</p>
+    </section>
   );
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { shorten } from "./text.ts";
+import { itemCount, shorten } from "./text.ts";
+
+describe("itemCount", () => {
+  it.each([
+    [0, "0 items"],
+    [1, "1 item"],
+    [3, "3 items"],
+  ])("%d -> %s", (n, text) => {
+    expect(itemCount(n)).toBe(text);
+  });
+});
 
 describe("shorten", () => {
   it("leaves a short text alone", () => {

@@ -1,3 +1,6 @@
+/** "1 item", "3 items". */
+export const itemCount = (n: number): string => `${n} ${n === 1 ? "item" : "items"}`;
+
 /** The text cut to at most `max` characters at a word boundary, with an ellipsis when cut. */
 export function shorten(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -26,9 +26,12 @@ export const categories: string[] = [...new Set(products.map((p) => p.category))
 
 export const inCategory = (category: string): CatalogueProduct[] => products.filter((p) => p.category === category);
 
+/** Dollars to integer cents, so sums are exact. */
+export const toCents = (price: number): number => Math.round(price * 100);
+
 /** The one product with this price (in dollars); fails loudly if the data no longer has exactly one. */
 export function productPriced(price: number): CatalogueProduct {
-  const found = products.filter((p) => Math.round(p.price * 100) === Math.round(price * 100));
+  const found = products.filter((p) => toCents(p.price) === toCents(price));
   if (found.length !== 1) throw new Error(`Expected exactly one product priced ${price}, found ${found.length}`);
   return found[0]!;
 }
@@ -38,9 +41,6 @@ export function productById(id: number): CatalogueProduct {
   if (!found) throw new Error(`No product ${id} in catalogue/products.json`);
   return found;
 }
-
-/** Dollars to integer cents, so sums are exact. */
-export const toCents = (price: number): number => Math.round(price * 100);
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 

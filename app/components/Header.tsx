@@ -3,6 +3,7 @@ import flagUs from "../assets/flag-us.svg";
 import logo from "../assets/logo.svg";
 import { basketCount } from "../basket/reducer.ts";
 import { useStore } from "../basket/store.tsx";
+import { itemCount } from "../text.ts";
 import { CaretIcon, CartIcon, LocationIcon, MenuIcon, SearchIcon } from "./Icons.tsx";
 import "./Header.css";
 
@@ -12,6 +13,7 @@ const STRIP = ["Today's Deal", "Customer Service", "Registry", "Gift Cards", "Se
 export function Header() {
   const [{ basket }] = useStore();
   const count = basketCount(basket);
+  const items = itemCount(count);
   return (
     <header className="header">
       <div className="header__top">
@@ -53,7 +55,7 @@ export function Header() {
           <span className="header__strong">&amp; Orders</span>
         </Link>
 
-        <Link to="/cart" className="header__cart header__box" aria-label={`Cart, ${count} ${count === 1 ? "item" : "items"}`}>
+        <Link to="/cart" className="header__cart header__box" aria-label={`Cart, ${items}`}>
           <CartIcon />
           <span className="header__cart-count" data-testid="cart-count">
             {count}
@@ -61,7 +63,7 @@ export function Header() {
           <span className="header__strong header__cart-label">Cart</span>
         </Link>
         <span className="visually-hidden" aria-live="polite" aria-atomic="true">
-          {`${count} ${count === 1 ? "item" : "items"} in your cart`}
+          {`${items} in your cart`}
         </span>
       </div>
 

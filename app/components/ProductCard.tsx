@@ -26,6 +26,7 @@ export function ProductCard({ product, flex, showDescription, showAdd, priority,
   const [, dispatch] = useStore();
   const [expanded, setExpanded] = useState(false);
   const Heading = (["h1", "h2", "h3"] as const)[headingLevel - 1]!;
+  // A toggle that would reveal only a few more words is noise: show such a text whole.
   const long = product.description.length > SHORT_DESCRIPTION + 20;
   return (
     <article className={`card${flex ? " card--flex" : ""}`} aria-label={product.title}>

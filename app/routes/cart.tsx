@@ -6,6 +6,7 @@ import { useStore } from "../basket/store.tsx";
 import { Price } from "../components/Price.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
+import { itemCount } from "../text.ts";
 import "./cart.css";
 
 export const meta: Route.MetaFunction = () => pageMeta("Shopping basket", "Review the items in your Storefront basket.");
@@ -58,7 +59,7 @@ export default function Cart() {
       </section>
       <aside className="cart__summary panel" aria-label="Basket summary">
         <p className="cart__subtotal" aria-live="polite">
-          Subtotal ({basket.length} {basket.length === 1 ? "item" : "items"}):{" "}
+          Subtotal ({itemCount(basket.length)}):{" "}
           <strong>
             <Price cents={basketSubtotalCents(basket)} />
           </strong>

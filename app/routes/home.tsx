@@ -12,14 +12,14 @@ import { Carousel } from "../components/Carousel.tsx";
 import { CategoryTile } from "../components/CategoryTile.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
-import { productsOrEmpty } from "../catalogue.server.ts";
+import { readCatalogue } from "../catalogue.server.ts";
 import "./home.css";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Storefront", "Shop electronics, jewelry, men's and women's clothing at Storefront, with delivery to Ethiopia.");
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { products: await productsOrEmpty(context, (catalogue) => catalogue.list()) };
+  return { products: await readCatalogue(context, (catalogue) => catalogue.list(), []) };
 }
 
 const SLIDES = [

@@ -3,12 +3,12 @@ import type { Route } from "./+types/product";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 import { shorten } from "../text.ts";
-import { productsOrEmpty } from "../catalogue.server.ts";
+import { parseProductId } from "../../server/catalogue/product.ts";
+import { readCatalogue } from "../catalogue.server.ts";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const raw = params.productId;
-  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
-  const [product = null] = id ? await productsOrEmpty(context, async (catalogue) => [await catalogue.byId(id)]) : [];
+  const id = parseProductId(params.productId);
+  const product = id === null ? null : await readCatalogue(context, (catalogue) => catalogue.byId(id), null);
   if (!product) return data({ product: null, origin: "" }, { status: 404 });
   return { product, origin: context.publicUrl };
 }

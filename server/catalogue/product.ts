@@ -26,6 +26,14 @@ export const fakeStoreProduct = z.object({
 });
 export type FakeStoreProduct = z.infer<typeof fakeStoreProduct>;
 
+/**
+ * A product id from a URL segment: a positive whole number of at most 9 digits, or null for
+ * anything else ("abc", "1.5", "-1", "0", overflow), which callers answer as not found.
+ */
+export function parseProductId(raw: string): number | null {
+  return /^\d{1,9}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+}
+
 export function fromFakeStore(raw: FakeStoreProduct): Product {
   const { price, ...rest } = raw;
   return { ...rest, priceCents: Math.round(price * 100) };

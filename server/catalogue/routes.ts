@@ -3,7 +3,7 @@ import { etag } from "hono/etag";
 import { z } from "zod";
 import { HttpError } from "../http-error.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
-import { toFakeStore, type Product } from "./product.ts";
+import { parseProductId, toFakeStore, type Product } from "./product.ts";
 
 const listQuery = z.object({
   limit: z.coerce
@@ -56,8 +56,8 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string): Hono {
 
   api.get("/products/:id", async (c) => {
     const raw = c.req.param("id");
-    const id = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
-    const product = id ? await catalogue.byId(id) : null;
+    const id = parseProductId(raw);
+    const product = id === null ? null : await catalogue.byId(id);
     if (!product) throw new HttpError(404, `No product with id ${JSON.stringify(raw)}.`);
     return c.json(shape(product));
   });
