@@ -18,4 +18,43 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
     },
   },
+  // The app/server boundary (DESIGN.md): the app is bundled by Vite and the server is not, so a
+  // value shared across it would exist twice. The app takes only types from the server (run-time
+  // access goes through the load context); the server takes nothing from the app.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\.?/)+server(/|$)",
+              allowTypeImports: true,
+              message: "app/ may import only types from server/; reach the back end through the load context.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // lib/ is pure code both sides share: it takes nothing from either.
+    files: ["lib/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(\\.\\.?/)+(app|server)(/|$)", message: "lib/ is shared by app/ and server/ and imports neither." }] },
+      ],
+    },
+  },
+  {
+    files: ["server/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(\\.\\.?/)+app(/|$)", message: "server/ never imports from app/." }] },
+      ],
+    },
+  },
 );

@@ -44,7 +44,8 @@ export default defineConfig({
     // `npm run test:e2e` builds first; this serves that build as `npm start` would.
     command: "tsx server/main.ts",
     url: `http://127.0.0.1:${PORT}/api/health`,
-    env: { NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+        // Every journey signs in from this one address; the limiter's own tests live in the API tests.
+    env: { NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", AUTH_RATE_LIMIT_MAX: "10000" },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: "pipe",

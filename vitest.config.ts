@@ -1,16 +1,30 @@
 import { defineConfig } from "vitest/config";
 
-// Database and API tests run on SQLite, and on PostgreSQL too where one answers
-// (see server/db/testing.ts); the "db" project is what `npm run test:pg` runs.
+// Three projects:
+// - unit: pure code and in-process API tests; runs on a fresh clone with no build (npm run test:unit).
+// - integration (*.integration.test.ts): pages rendered from the production build, and started
+//   processes; npm test runs it after the build.
+// - db (*.db.test.ts): database and API tests on SQLite, and on PostgreSQL too where one answers
+//   (see server/db/testing.ts); some start processes or render pages, so it also runs after the
+//   build. It is what `npm run test:pg` runs with PostgreSQL required.
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
-          exclude: ["server/**/*.db.test.ts"],
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "lib/**/*.test.ts"],
+          exclude: ["**/*.db.test.ts", "**/*.integration.test.ts"],
           environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["server/**/*.integration.test.ts"],
+          environment: "node",
+          testTimeout: 20_000,
+          hookTimeout: 20_000,
         },
       },
       {

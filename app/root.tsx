@@ -1,5 +1,14 @@
 import { type ReactNode, useEffect } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useNavigation,
+  useRouteLoaderData,
+} from "react-router";
 import type { Route } from "./+types/root";
 import { StoreProvider } from "./basket/store.tsx";
 import { Header } from "./components/Header.tsx";
@@ -10,8 +19,14 @@ import "./app.css";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
+/** The user is server truth: read from the session on every request, so the first paint is right. */
+export function loader({ context }: Route.LoaderArgs) {
+  return { user: context.user };
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const user = useRouteLoaderData<typeof loader>("root")?.user ?? null;
   return (
     <html lang="en">
       <head>
@@ -25,7 +40,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <StoreProvider>
+        <StoreProvider user={user}>
           <Header />
           <main id="main" className="page">
             {children}

@@ -4,11 +4,13 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   route("auth", "routes/auth.tsx"),
+  route("sign-out", "routes/sign-out.tsx"),
   route("payment", "routes/payment.tsx"),
   route("orders", "routes/orders.tsx"),
   route("results/:categoryName", "routes/results.tsx"),
   route("products/:productId", "routes/product.tsx"),
   route("cart", "routes/cart.tsx"),
   route("language", "routes/language.tsx"),
+  route("search", "routes/search.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

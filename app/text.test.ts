@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { itemCount, shorten } from "./text.ts";
+import { displayName, itemCount, shorten } from "./text.ts";
+
+describe("displayName", () => {
+  it.each([
+    ["ada@example.com", "ada"],
+    ["first.last+shop@mail.example", "first.last+shop"],
+  ])("%s -> %s", (email, name) => {
+    expect(displayName(email)).toBe(name);
+  });
+});
 
 describe("itemCount", () => {
   it.each([

@@ -1,3 +1,6 @@
+/** Spec section 1: the name in the header's "Hello {name}" is the part of the email before the @. */
+export const displayName = (email: string): string => email.split("@")[0] ?? email;
+
 /** "1 item", "3 items". */
 export const itemCount = (n: number): string => `${n} ${n === 1 ? "item" : "items"}`;
 

@@ -9,7 +9,8 @@ const TILES = [
   { title: "Jewelry", category: "jewelery" },
 ];
 
-const AUTOPLAY_WAIT_MS = 12_000;
+/** One autoplay interval (5 s) and the slide's transition, run on the page's fake clock. */
+const AUTOPLAY_STEP_MS = 6_000;
 
 const slides = (page: Page): Locator => page.getByRole("region", { name: "Featured" }).getByTestId("carousel-slide");
 
@@ -22,6 +23,12 @@ const cardTitles = async (page: Page): Promise<string[]> =>
   (await page.getByRole("main").getByRole("article").getByRole("heading").allTextContents()).map((t) => t.trim()).sort();
 
 const sortedTitles = (list: { title: string }[]): string[] => list.map((p) => p.title).sort();
+
+/** Opens the home page and waits until the carousel's engine, fetched after hydration, has started. */
+async function openCarousel(page: Page): Promise<void> {
+  await open(page, "/");
+  await expect(page.getByRole("region", { name: "Featured" })).toHaveAttribute("data-engine", "ready");
+}
 
 const resultsPath = (category: string) => `/results/${encodeURIComponent(category)}`;
 
@@ -46,26 +53,29 @@ test.describe("home carousel", () => {
   });
 
   test("plays on its own, one slide after another", async ({ page, pageErrors }) => {
-    test.setTimeout(60_000);
-    await open(page, "/");
+    // Time passes on the page's fake clock, not the test's: no waiting for real seconds.
+    await page.clock.install();
+    await openCarousel(page);
     expect(await selectedSlide(page)).toBe(0);
     await expect(slides(page).nth(0)).toBeInViewport({ ratio: 0.9 });
 
     // Autoplay every 5 s: the second slide comes up without anyone touching the page...
-    await expect.poll(() => selectedSlide(page), { timeout: AUTOPLAY_WAIT_MS }).toBe(1);
+    await page.clock.runFor(AUTOPLAY_STEP_MS);
+    await expect.poll(() => selectedSlide(page)).toBe(1);
     await expect(slides(page).nth(1)).toBeInViewport({ ratio: 0.9 });
     await expect(slides(page).nth(0)).not.toBeInViewport();
     // ...and then the third: it keeps cycling.
-    await expect.poll(() => selectedSlide(page), { timeout: AUTOPLAY_WAIT_MS }).toBe(2);
+    await page.clock.runFor(AUTOPLAY_STEP_MS);
+    await expect.poll(() => selectedSlide(page)).toBe(2);
     await expect(slides(page).nth(2)).toBeInViewport({ ratio: 0.9 });
     await expect(page.getByRole("region", { name: "Featured" }).locator('[data-selected="true"]')).toHaveCount(1);
     expect(pageErrors).toEqual([]);
   });
 
   test("stays still for visitors who prefer reduced motion, and the arrows loop", async ({ page, pageErrors }) => {
-    test.setTimeout(45_000);
+    await page.clock.install();
     await page.emulateMedia({ reducedMotion: "reduce" });
-    await open(page, "/");
+    await openCarousel(page);
     // Count every change of the selected slide from now on.
     await page.evaluate(() => {
       const record = window as unknown as { slideChanges: number };
@@ -77,7 +87,7 @@ test.describe("home carousel", () => {
       }).observe(carousel, { attributes: true, attributeFilter: ["data-selected"], subtree: true });
     });
     // Longer than one autoplay interval (5 s) plus the slide transition: nothing may move.
-    await page.waitForTimeout(7_000);
+    await page.clock.runFor(AUTOPLAY_STEP_MS);
     expect(await page.evaluate(() => (window as unknown as { slideChanges: number }).slideChanges)).toBe(0);
     expect(await selectedSlide(page)).toBe(0);
 
@@ -88,6 +98,7 @@ test.describe("home carousel", () => {
     await expect.poll(() => selectedSlide(page)).toBe(0);
     await page.getByRole("button", { name: "Previous slide", exact: true }).click();
     await expect.poll(() => selectedSlide(page)).toBe(4);
+    await page.clock.runFor(1_000); // the slide's transition
     await expect(slides(page).nth(4)).toBeInViewport({ ratio: 0.9 });
     expect(pageErrors).toEqual([]);
   });

@@ -18,7 +18,7 @@ function headerParts(page: Page) {
     ethiopia: header.getByText("Ethiopia", { exact: true }),
     search,
     scope: search.getByRole("combobox", { name: "Search in", exact: true }),
-    searchBox: search.getByRole("searchbox", { name: "Search Storefront", exact: true }),
+    searchBox: search.getByRole("combobox", { name: "Search Storefront", exact: true }),
     searchButton: search.getByRole("button", { name: "Search", exact: true }),
     language: header.getByRole("link", { name: "Language: English (EN)", exact: true }),
     account: header.getByRole("link", { name: "Hello, Sign In Account & Lists", exact: true }),

@@ -1,6 +1,7 @@
 // Shared helpers for the browser journeys: the catalogue as the shop ships it, money formatting,
 // hydration and a fixture that collects console errors, page errors and CSP violations.
 import fs from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect } from "@playwright/test";
 import type { Locator, Page } from "@playwright/test";
 
@@ -105,3 +106,50 @@ export const test = base.extend<{ pageErrors: string[] }>({
     await provide(errors);
   },
 });
+
+/** Text in a clearly red colour, as the spec's red messages are. */
+export async function expectRed(locator: Locator): Promise<void> {
+  const [r, g, b] = (await locator.evaluate((el) => getComputedStyle(el).color)).match(/\d+/g)!.map(Number);
+  expect(r! > 150 && g! < 80 && b! < 80, `colour rgb(${r}, ${g}, ${b}) is red`).toBe(true);
+}
+
+/** The sign-in screen as a protected page's redirect leaves it: its heading and its red message. */
+export async function expectSignInFor(page: Page, path: string, message: string): Promise<void> {
+  await expect(page).toHaveURL((url) => url.pathname === "/auth" && url.searchParams.get("redirectTo") === path);
+  await expect(page.getByRole("heading", { level: 1, name: "Sign In" })).toBeVisible();
+  const shown = page.getByRole("main").getByText(message, { exact: true });
+  await expect(shown).toBeVisible();
+  await expectRed(shown);
+}
+
+let accounts = 0;
+/** An email no other test uses, so journeys can register in parallel on one server. */
+export const uniqueEmail = (name = "shopper"): string => `${name}.${Date.now().toString(36)}.${process.pid}.${++accounts}@example.com`;
+
+export const PASSWORD = "correct horse battery";
+
+/** Fills the sign-in form and presses one of its buttons. */
+export async function submitAuth(page: Page, email: string, password: string, button: "Sign In" | "Create your account"): Promise<void> {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("main").getByRole("button", { name: button, exact: true }).click();
+}
+
+/** Registers a fresh account through the sign-in screen and waits for the signed-in header. */
+export async function registerAccount(page: Page, email = uniqueEmail()): Promise<string> {
+  await open(page, "/auth");
+  await submitAuth(page, email, PASSWORD, "Create your account");
+  await expect(page.getByRole("banner").getByText(`Hello ${email.split("@")[0]}`, { exact: true })).toBeVisible();
+  return email;
+}
+
+/** axe-core finds nothing serious or critical on the page as it is now (scanned at rest, not hovered). */
+export async function expectNoSeriousViolations(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const report = serious
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(" ")}: ${n.failureSummary ?? ""}`).join("\n")}`)
+    .join("\n");
+  expect(serious, report).toEqual([]);
+}

@@ -1,11 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createApp } from "./app.ts";
-import { EmbeddedCatalogue } from "./catalogue/embedded.ts";
 import { freshDatabase, testEngines } from "./db/testing.ts";
-import { createLogger } from "./log.ts";
-
-const catalogue = new EmbeddedCatalogue();
-const log = createLogger({ NODE_ENV: "test", LOG_LEVEL: "silent" });
+import { testApp } from "./test-support/app.ts";
 
 describe.each(testEngines())("the API on %s", (engine) => {
   let drop: () => Promise<void> = async () => {};
@@ -14,14 +9,14 @@ describe.each(testEngines())("the API on %s", (engine) => {
   async function app() {
     const database = await freshDatabase(engine);
     drop = database.drop;
-    return { database, app: createApp({ config: { NODE_ENV: "production", PUBLIC_URL: "http://localhost:3000" }, log, database, catalogue }) };
+    return { database, app: (await testApp({ database })).app };
   }
 
   it("answers /api/health 200 with the database reachable", async () => {
     const { app: server } = await app();
     const response = await server.request("/api/health");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok", database: engine });
+    expect(await response.json()).toEqual({ status: "ok", database: engine, catalogue: { source: "embedded", state: "fresh" } });
     expect(response.headers.get("cache-control")).toBe("no-store");
   });
 
@@ -30,7 +25,7 @@ describe.each(testEngines())("the API on %s", (engine) => {
     await database.close();
     const response = await server.request("/api/health");
     expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({ status: "unavailable", database: engine });
+    expect(await response.json()).toEqual({ status: "unavailable", database: engine, catalogue: { source: "embedded", state: "fresh" } });
   });
 
   it("puts the security headers on API responses", async () => {
@@ -42,12 +37,12 @@ describe.each(testEngines())("the API on %s", (engine) => {
     expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
   });
 
-  it("answers 400 in JSON to a malformed body, never 500", async () => {
+  it("answers a malformed body to a path without that method with a JSON 4xx, never 500", async () => {
     const { app: server } = await app();
     for (const path of ["/api/health", "/api/catalogue/products", "/api/anything"]) {
       const response = await server.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
-      expect(response.status, path).toBe(400);
-      expect(await response.json()).toEqual({ error: "The request body is not valid JSON." });
+      expect(response.status, path).toBe(405);
+      expect(await response.json()).toEqual({ error: `No API endpoint POST ${path}.` });
     }
   });
 

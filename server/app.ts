@@ -3,21 +3,28 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
-import { NONCE, type SecureHeadersVariables, secureHeaders } from "hono/secure-headers";
-import type { Catalogue } from "./catalogue/catalogue.ts";
+import { NONCE, secureHeaders } from "hono/secure-headers";
+import { CLIENT_IP_HEADER } from "./auth/auth.ts";
 import { EmbeddedCatalogue, PRODUCT_IMAGE_PATH } from "./catalogue/embedded.ts";
 import { catalogueRoutes } from "./catalogue/routes.ts";
 import type { Config } from "./config.ts";
-import type { AppDatabase } from "./db/database.ts";
+import { clientAddress } from "./http/client.ts";
+import type { AppEnv } from "./http/env.ts";
+import { sameOriginWrites } from "./http/origin-check.ts";
+import { PageCache } from "./http/page-cache.ts";
 import { HttpError } from "./http-error.ts";
-import type { SsrHandler } from "./load-context.ts";
+import { imageRoutes } from "./images/routes.ts";
+import { loadContextFactory, type SsrHandler } from "./load-context.ts";
+import { orderRoutes } from "./orders/routes.ts";
+import { paymentRoutes } from "./payments/routes.ts";
 import type { Logger } from "./log.ts";
+import { searchRoutes } from "./search/routes.ts";
+import type { Services } from "./services.ts";
 
 export interface AppDeps {
-  config: Pick<Config, "NODE_ENV" | "PUBLIC_URL">;
+  config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "TRUSTED_ORIGINS" | "TRUST_PROXY">;
   log: Logger;
-  database: AppDatabase;
-  catalogue: Catalogue;
+  services: Services;
   /** React Router's request handler; absent in API-only tests. */
   ssr?: SsrHandler;
   /** The built client assets (build/client); absent in API-only tests and in development. */
@@ -25,9 +32,23 @@ export interface AppDeps {
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
+const DATABASE_CHECK_MS = 500;
+const DATABASE_AWAY = "The shop's database is unavailable; try again shortly.";
 
-export function createApp({ config, log, database, catalogue, ssr, clientDir }: AppDeps) {
-  const app = new Hono<{ Variables: SecureHeadersVariables }>();
+function databaseAway(response: Response): Response {
+  response.headers.set("Retry-After", "5");
+  return response;
+}
+
+/**
+ * The HTTP layer. One request passes each step once, top to bottom: request log, security
+ * headers, compression, client address and the same-origin rule for writes, static files, the
+ * session (looked up only when a session cookie came), /api, pages.
+ */
+export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
+  const { catalogue, database, auth } = services;
+  const stripe = services.checkout.gateway === "stripe";
+  const app = new Hono<AppEnv>();
   const development = config.NODE_ENV === "development";
 
   app.use("*", async (c, next) => {
@@ -45,10 +66,13 @@ export function createApp({ config, log, database, catalogue, ssr, clientDir }: 
       contentSecurityPolicy: {
         defaultSrc: ["'self'"],
         // Vite's development server injects inline styles and scripts; production allows neither.
-        scriptSrc: development ? ["'self'", "'unsafe-inline'"] : ["'self'", NONCE],
+        // Stripe mode adds Stripe.js and its frames, and nothing else.
+        scriptSrc: [...(development ? ["'self'", "'unsafe-inline'"] : ["'self'", NONCE]), ...(stripe ? ["https://js.stripe.com"] : [])],
+        frameSrc: stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : ["'none'"],
         styleSrc: development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-        imgSrc: ["'self'", "data:", ...catalogue.imageOrigins],
-        connectSrc: development ? ["'self'", "ws:"] : ["'self'"],
+        // Remote product images come through our own image proxy (/images/remote), never from elsewhere.
+        imgSrc: ["'self'", "data:"],
+        connectSrc: [...(development ? ["'self'", "ws:"] : ["'self'"]), ...(stripe ? ["https://api.stripe.com"] : [])],
         fontSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -59,19 +83,36 @@ export function createApp({ config, log, database, catalogue, ssr, clientDir }: 
       referrerPolicy: "strict-origin-when-cross-origin",
       crossOriginEmbedderPolicy: false,
       strictTransportSecurity: config.PUBLIC_URL.startsWith("https:") ? "max-age=31536000; includeSubDomains" : false,
+      // A route's own deliberate header wins: the catalogue API and product images are public,
+      // Cross-Origin-Resource-Policy: cross-origin (server/catalogue/routes.ts, server/images/routes.ts).
+      overwrite: false,
     }),
   );
 
   app.use("*", compress());
 
-  app.onError((error, c) => {
+  app.use("*", async (c, next) => {
+    c.set("clientIp", clientAddress(c.env, c.req.header("x-forwarded-for"), config.TRUST_PROXY));
+    await next();
+  });
+  app.use("*", sameOriginWrites(config.TRUSTED_ORIGINS));
+  app.use("*", async (c, next) => {
+    // Files never need the user; everything else learns it here, once.
+    c.set("user", isFilePath(c.req.path) ? null : await auth.sessionUser(c.req.raw.headers));
+    await next();
+  });
+
+  app.onError(async (error, c) => {
     if (error instanceof HttpError) return c.json({ error: error.message }, error.status);
+    // Whatever failed, while the database is away the honest answer is "try again shortly".
+    if (!(await database.ping(DATABASE_CHECK_MS))) return databaseAway(c.json({ error: DATABASE_AWAY }, 503));
     log.error({ err: error, method: c.req.method, path: c.req.path }, "unhandled error");
     return c.json({ error: "Something went wrong on our side." }, 500);
   });
 
   // --- API ---------------------------------------------------------------------------------
-  const api = new Hono();
+  // No body is parsed here: each route validates its own, and better-auth gets the raw request.
+  const api = new Hono<AppEnv>();
   api.use(
     "*",
     bodyLimit({
@@ -80,31 +121,31 @@ export function createApp({ config, log, database, catalogue, ssr, clientDir }: 
         throw new HttpError(413, "The request body is too large.");
       },
     }),
-    async (c, next) => {
-      // Every JSON body is parsed here once, so a malformed one is a 400 whichever route it hits.
-      if (c.req.header("content-type")?.includes("application/json") && c.req.method !== "GET") {
-        try {
-          await c.req.json();
-        } catch {
-          throw new HttpError(400, "The request body is not valid JSON.");
-        }
-      }
-      await next();
-    },
   );
+  // better-auth's own routes. Our HTTP layer, not the client, says who the client is.
+  api.on(["GET", "POST"], "/auth/*", (c) => {
+    const headers = new Headers(c.req.raw.headers);
+    headers.set(CLIENT_IP_HEADER, c.get("clientIp"));
+    return auth.handler(new Request(c.req.raw, { headers }));
+  });
   api.get("/health", async (c) => {
     const ok = await database.ping();
-    return c.json({ status: ok ? "ok" : "unavailable", database: database.engine }, ok ? 200 : 503, {
+    // The catalogue's state is reported, never a reason to fail: the pages degrade without it.
+    return c.json({ status: ok ? "ok" : "unavailable", database: database.engine, catalogue: catalogue.health() }, ok ? 200 : 503, {
       "Cache-Control": "no-store",
     });
   });
   api.route("/catalogue", catalogueRoutes(catalogue, config.PUBLIC_URL));
+  api.route("/payment", paymentRoutes(services.payments));
+  api.route("/orders", orderRoutes(database.db, services.orderFeed));
+  api.route("/search", searchRoutes(services.search));
   api.all("*", (c) => {
     throw new HttpError(c.req.method === "GET" ? 404 : 405, `No API endpoint ${c.req.method} ${c.req.path}.`);
   });
   app.route("/api", api);
 
   // --- Images and built assets -------------------------------------------------------------
+  if (catalogue.imageProxy) app.route("/images/remote", imageRoutes(catalogue.imageProxy));
   if (catalogue instanceof EmbeddedCatalogue) {
     app.get(`${PRODUCT_IMAGE_PATH}:file`, (c) => {
       const image = catalogue.images.get(c.req.param("file"));
@@ -114,6 +155,9 @@ export function createApp({ config, log, database, catalogue, ssr, clientDir }: 
       return c.body(new Uint8Array(image.body), 200, {
         "Content-Type": "image/svg+xml",
         "Cache-Control": IMMUTABLE,
+        // Public product pictures: other sites (FakeStore clients) may show and read them.
+        "Cross-Origin-Resource-Policy": "cross-origin",
+        "Access-Control-Allow-Origin": "*",
       });
     });
   }
@@ -127,13 +171,51 @@ export function createApp({ config, log, database, catalogue, ssr, clientDir }: 
       },
     });
     // Only paths that name a file touch the disk; pages go straight to the renderer.
-    app.use("*", (c, next) => (/\.\w+$/.test(c.req.path) ? files(c, next) : next()));
+    app.use("*", (c, next) => (isFilePath(c.req.path) ? files(c, next) : next()));
   }
 
   // --- Pages -------------------------------------------------------------------------------
   if (ssr) {
-    app.all("*", (c) => ssr(c.req.raw, { catalogue, log, publicUrl: config.PUBLIC_URL, cspNonce: c.get("secureHeadersNonce") ?? "" }));
+    const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
+    // Anonymous pages are the same for everyone (the basket lives in the browser): rendered once
+    // per address, until the catalogue changes. Never for a session, a write or an error page.
+    const pageCache = new PageCache();
+    catalogue.onChange(() => pageCache.clear());
+    app.all("*", async (c) => {
+      const nonce = c.get("secureHeadersNonce") ?? "";
+      const url = new URL(c.req.url);
+      const cacheKey =
+        !development && c.req.method === "GET" && !url.pathname.endsWith(".data") && !auth.hasSessionCookie(c.req.raw.headers)
+          ? url.pathname + url.search
+          : null;
+      const hit = cacheKey && pageCache.get(cacheKey, nonce);
+      if (hit) return hit;
+      const response = await ssr(atBrowserOrigin(c.req.raw), createLoadContext(c));
+      // A page that failed because the database is away says so with 503 (and its error page).
+      if (response.status >= 500 && !(await database.ping(DATABASE_CHECK_MS))) {
+        return databaseAway(new Response(response.body, { status: 503, headers: response.headers }));
+      }
+      return cacheKey ? pageCache.put(cacheKey, nonce, response) : response;
+    });
   }
 
   return app;
 }
+
+/**
+ * Behind a proxy (TLS, another port) the URL this process sees is not the one the browser used,
+ * and React Router refuses an action whose Origin differs from the request's URL. A write's Origin
+ * has already passed sameOriginWrites (it is one of ours), so the page gets the request at it.
+ */
+function atBrowserOrigin(request: Request): Request {
+  const origin = request.headers.get("origin");
+  if (!origin || request.method === "GET" || request.method === "HEAD") return request;
+  const url = new URL(request.url);
+  return url.origin === origin ? request : new Request(new URL(`${url.pathname}${url.search}`, origin), request);
+}
+
+/**
+ * Paths that name a file (/favicon.svg, /assets/x.js): served from disk, never rendered. React
+ * Router's data requests (/orders.data, /_.data) look like files but are pages.
+ */
+const isFilePath = (path: string) => /\.\w+$/.test(path) && !path.endsWith(".data");

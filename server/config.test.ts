@@ -11,6 +11,27 @@ describe("loadConfig", () => {
     expect(config.DATA_DIR).toMatch(/\/data$/);
   });
 
+  it("trusts both spellings of this machine without a PUBLIC_URL, and only PUBLIC_URL's origin with one", () => {
+    expect(loadConfig({ PORT: "3100" }).TRUSTED_ORIGINS).toEqual(["http://localhost:3100", "http://127.0.0.1:3100"]);
+    expect(loadConfig({ PUBLIC_URL: "https://shop.example/" }).TRUSTED_ORIGINS).toEqual(["https://shop.example"]);
+  });
+
+  it("stops on one Stripe key without the other, naming both", () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: "sk_test_123" })).toThrow(
+      /^Invalid environment variable STRIPE_PUBLISHABLE_KEY: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together/,
+    );
+    expect(() => loadConfig({ STRIPE_PUBLISHABLE_KEY: "pk_test_123" })).toThrow(/STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY/);
+    expect(loadConfig({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_PUBLISHABLE_KEY: "pk_test_1" }).STRIPE_PUBLISHABLE_KEY).toBe("pk_test_1");
+  });
+
+  it.each([
+    ["true", 1],
+    ["false", 0],
+    ["2", 2],
+  ])("reads TRUST_PROXY=%s as %d proxies", (value, hops) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toBe(hops);
+  });
+
   it("accepts a PostgreSQL URL and a remote catalogue", () => {
     const config = loadConfig({
       DATABASE_URL: "postgres://shop@db.internal:5432/shop",
@@ -21,6 +42,15 @@ describe("loadConfig", () => {
     expect(config.PORT).toBe(8080);
   });
 
+  it("reads the image origins a remote catalogue's images may come from", () => {
+    expect(loadConfig({}).CATALOGUE_IMAGE_ORIGINS).toEqual([]);
+    expect(loadConfig({ CATALOGUE_IMAGE_ORIGINS: "https://fakestoreapi.com, http://img.example:8080/" }).CATALOGUE_IMAGE_ORIGINS).toEqual([
+      "https://fakestoreapi.com",
+      "http://img.example:8080",
+    ]);
+    expect(loadConfig({}).IMAGE_CACHE_MB).toBe(200);
+  });
+
   it.each([
     ["DATABASE_URL", "nonsense"],
     ["PORT", "eighty"],
@@ -28,7 +58,13 @@ describe("loadConfig", () => {
     ["PUBLIC_URL", "shop.example"],
     ["CATALOGUE_URL", "ftp://catalogue.example"],
     ["CATALOGUE_TIMEOUT_MS", "-5"],
+    ["CATALOGUE_IMAGE_ORIGINS", "https://fakestoreapi.com/img"],
+    ["CATALOGUE_IMAGE_ORIGINS", "fakestoreapi.com"],
+    ["IMAGE_CACHE_MB", "0"],
     ["NODE_ENV", "staging"],
+    ["TRUST_PROXY", "maybe"],
+    ["AUTH_RATE_LIMIT_MAX", "0"],
+    ["STRIPE_SECRET_KEY", "pk_live_oops"],
   ])("names %s when it is malformed (%s)", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid environment variable ${name}: .*${value}`));

@@ -5,6 +5,28 @@ const port = z.coerce.number().int().min(0).max(65_535);
 const positiveInt = z.coerce.number().int().positive();
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
 
+/** "https://a.example, https://b.example:8443" -> their origins; anything with a path, query or user is refused. */
+const originList = z.string().transform((text, context) => {
+  const origins: string[] = [];
+  for (const item of text.split(/[\s,]+/).filter(Boolean)) {
+    let url: URL | null = null;
+    try {
+      url = new URL(item);
+    } catch {
+      // reported below
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+      context.addIssue({
+        code: "custom",
+        message: `must be a comma-separated list of http:// or https:// origins (scheme, host and port only); ${JSON.stringify(item)} is not one`,
+      });
+      return z.NEVER;
+    }
+    origins.push(url.origin);
+  }
+  return origins;
+});
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: port.default(3000),
@@ -19,9 +41,32 @@ const schema = z.object({
   CATALOGUE_URL: httpUrl.optional(),
   CATALOGUE_TIMEOUT_MS: positiveInt.default(3_000),
   CATALOGUE_CACHE_SECONDS: z.coerce.number().int().min(0).default(300),
+  // How many proxies stand in front of the shop (nginx: 1). Only then is X-Forwarded-For believed,
+  // and only its last TRUST_PROXY entries, which those proxies wrote.
+  TRUST_PROXY: z
+    .union([z.enum(["true", "false"]).transform((v) => (v === "true" ? 1 : 0)), z.coerce.number().int().min(0).max(10)], {
+      error: "must be true, false or the number of proxies in front of the shop",
+    })
+    .default(0),
+  // Sign-in and sign-up attempts one client may make per window before it gets 429.
+  AUTH_RATE_LIMIT_MAX: positiveInt.default(10),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
+  // Stripe instead of the built-in test gateway: both keys, or neither.
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\S+$/, "must be a Stripe secret key (sk_…)").optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_\S+$/, "must be a Stripe publishable key (pk_…)").optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, "must be a Stripe webhook signing secret (whsec_…)").optional(),
+  CATALOGUE_IMAGE_ORIGINS: originList.default([]),
+  IMAGE_CACHE_MB: positiveInt.default(200),
 });
 
-export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & { PUBLIC_URL: string };
+export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {
+  PUBLIC_URL: string;
+  /**
+   * Origins whose browsers may send state-changing requests: PUBLIC_URL's. Without a PUBLIC_URL
+   * the shop is being tried locally, so both spellings of this machine are accepted.
+   */
+  TRUSTED_ORIGINS: string[];
+};
 
 export class ConfigError extends Error {}
 
@@ -38,9 +83,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const config = result.data;
+  if (Boolean(config.STRIPE_SECRET_KEY) !== Boolean(config.STRIPE_PUBLISHABLE_KEY)) {
+    const name = config.STRIPE_SECRET_KEY ? "STRIPE_PUBLISHABLE_KEY" : "STRIPE_SECRET_KEY";
+    throw new ConfigError(`Invalid environment variable ${name}: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together (or neither, for the built-in test gateway)`);
+  }
+  const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, "");
   return {
     ...config,
     DATA_DIR: path.resolve(config.DATA_DIR),
-    PUBLIC_URL: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ""),
+    PUBLIC_URL: publicUrl,
+    TRUSTED_ORIGINS: config.PUBLIC_URL
+      ? [new URL(publicUrl).origin]
+      : [`http://localhost:${config.PORT}`, `http://127.0.0.1:${config.PORT}`],
   };
 }

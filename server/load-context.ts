@@ -1,13 +1,45 @@
-import type { Catalogue } from "./catalogue/catalogue.ts";
+import type { Context } from "hono";
+import type { AuthResult, SessionUser } from "./auth/auth.ts";
+import { type CatalogueForPages, catalogueForPages } from "./catalogue/pages.ts";
+import type { AppEnv } from "./http/env.ts";
 import type { Logger } from "./log.ts";
+import type { SearchService } from "./search/service.ts";
+import type { Order } from "./orders/order.ts";
+import { encodeCursor, listOrders } from "./orders/store.ts";
+import type { CheckoutMode, Services } from "./services.ts";
+
+/** Account actions as a page's action calls them: bound to this request's client and cookies. */
+export interface AccountActions {
+  signIn(email: string, password: string): Promise<AuthResult>;
+  signUp(email: string, password: string): Promise<AuthResult>;
+  signOut(): Promise<AuthResult>;
+}
+
+/** A first page of orders for the orders screen; `since` is when it was read (for the live feed). */
+export interface OrdersPage {
+  orders: Order[];
+  /** The cursor of the next page (for GET /api/orders?before=), or null when this is all. */
+  next: string | null;
+  since: number;
+}
 
 /**
  * What the server hands React Router's loaders and actions, in-process. A type alias rather than
- * an interface, so it fits React Router's index-signature AppLoadContext.
+ * an interface, so it fits React Router's index-signature AppLoadContext. Services here answer
+ * results or fallbacks, never the server's own error classes (which the app bundle cannot see).
  */
 export type StorefrontContext = {
-  catalogue: Catalogue;
+  catalogue: CatalogueForPages;
+  account: AccountActions;
+  /** The signed-in shopper's orders, newest first. */
+  orders: { firstPage(userId: string, limit: number): Promise<OrdersPage> };
+  /** How the checkout page takes the card. */
+  checkout: CheckoutMode;
+  /** The signed-in shopper, resolved once per request from the session cookie; null when signed out. */
+  user: SessionUser | null;
   log: Logger;
+  /** Product search (issue #12): the /search page's loader calls it in-process. */
+  search: SearchService;
   /** The shop's public origin, for absolute links (e.g. in structured data). */
   publicUrl: string;
   /** This response's Content-Security-Policy nonce, for the inline hydration scripts. */
@@ -15,3 +47,37 @@ export type StorefrontContext = {
 };
 
 export type SsrHandler = (request: Request, context: StorefrontContext) => Promise<Response>;
+
+/**
+ * Returns `createLoadContext(c)`: what is the same for every request is built here once, what
+ * belongs to this request (user, client, cookies, nonce) per call.
+ */
+export function loadContextFactory(services: Services, log: Logger, publicUrl: string) {
+  const catalogue = catalogueForPages(services.catalogue, log);
+  const orders = {
+    async firstPage(userId: string, limit: number): Promise<OrdersPage> {
+      const since = Date.now();
+      const page = await listOrders(services.database.db, userId, { limit });
+      return { orders: page.orders, next: page.next && encodeCursor(page.next), since };
+    },
+  };
+  return function createLoadContext(c: Context<AppEnv>): StorefrontContext {
+    const clientIp = c.get("clientIp");
+    const headers = c.req.raw.headers;
+    return {
+      catalogue,
+      account: {
+        signIn: (email, password) => services.auth.signIn(email, password, clientIp, c.get("user") ? headers : undefined),
+        signUp: (email, password) => services.auth.signUp(email, password, clientIp),
+        signOut: () => services.auth.signOut(headers, clientIp),
+      },
+      orders,
+      checkout: services.checkout,
+      search: services.search,
+      user: c.get("user"),
+      log,
+      publicUrl,
+      cspNonce: c.get("secureHeadersNonce") ?? "",
+    };
+  };
+}

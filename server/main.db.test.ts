@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
+import { withPostgresSchema } from "./db/testing.ts";
 import { builtPages } from "./test-support/pages.ts";
 import { type RunningServer, startServer } from "./test-support/server-process.ts";
 
@@ -25,8 +24,8 @@ async function runTwice(env: Record<string, string>, engine: string) {
   const first = await start(env);
   const health = await fetch(`${first.url}/api/health`);
   expect(health.status).toBe(200);
-  expect(await health.json()).toEqual({ status: "ok", database: engine });
-  expect(first.logs.find((r) => r.msg === "database migrated")?.migrations).toEqual(["0001_settings"]);
+  expect(await health.json()).toEqual({ status: "ok", database: engine, catalogue: { source: "embedded", state: "fresh" } });
+  expect(first.logs.find((r) => r.msg === "database migrated")?.migrations).toEqual(["0001_settings", "0002_payments_and_orders"]);
   expect(await first.stop()).toBe(0);
   expect(first.logs.map((r) => r.msg)).toContain("stopped");
 
@@ -69,38 +68,63 @@ describe("the server process", () => {
       context.skip("no PostgreSQL server answers (see the note printed at the start of the run)");
       return;
     }
-    const schema = `main_${randomBytes(5).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    try {
-      const databaseUrl = `${url}${url.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      await runTwice({ DATABASE_URL: databaseUrl, DATA_DIR: os.tmpdir() }, "postgres");
-    } finally {
-      await admin.query(`drop schema ${schema} cascade`);
-      await admin.end();
+    await withPostgresSchema("main", (databaseUrl) => runTwice({ DATABASE_URL: databaseUrl, DATA_DIR: os.tmpdir() }, "postgres"));
+  });
+
+  it("runs two instances on one PostgreSQL that start together and accept each other's sessions", async (context) => {
+    const url = inject("postgresUrl");
+    if (!url) {
+      context.skip("no PostgreSQL server answers (see the note printed at the start of the run)");
+      return;
     }
+    await withPostgresSchema("pair", async (databaseUrl) => {
+      const env = { DATABASE_URL: databaseUrl, DATA_DIR: os.tmpdir(), PUBLIC_URL: "http://shop.test" };
+      // Both first starts race to create the tables and the auth secret.
+      const [a, b] = await Promise.all([start(env), start(env)]);
+      const signUp = await fetch(`${a!.url}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://shop.test" },
+        body: JSON.stringify({ email: "pat@example.com", password: "correct horse", name: "pat" }),
+      });
+      expect(signUp.status).toBe(200);
+      const cookie = signUp.headers.getSetCookie()[0]!.split(";")[0]!;
+      const session = await fetch(`${b!.url}/api/auth/get-session`, { headers: { cookie } });
+      expect(((await session.json()) as { user: { email: string } }).user.email).toBe("pat@example.com");
+      const page = await (await fetch(`${b!.url}/`, { headers: { cookie } })).text();
+      expect(page).toContain("Hello <!-- -->pat");
+      // Stopped before the schema goes, so no instance is left using it.
+      await Promise.all(servers.map((s) => s.stop()));
+    });
   });
 
   it("finishes an in-flight request before it stops on SIGTERM", async () => {
-    // A remote catalogue that takes a while keeps the home page request in flight.
-    const http = await import("node:http");
-    const slow = http.createServer((_req, res) => setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end("[]"), 700));
-    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
-    const port = (slow.address() as { port: number }).port;
-    try {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-main-"));
-      const server = await start({ DATA_DIR: dataDir, CATALOGUE_URL: `http://127.0.0.1:${port}`, CATALOGUE_CACHE_SECONDS: "0" });
-      const inFlight = fetch(`${server.url}/`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const exit = server.stop("SIGTERM");
-      const response = await inFlight;
-      expect(response.status).toBe(200);
-      expect(await response.text()).toContain("</html>");
-      expect(await exit).toBe(0);
-      await expect(fetch(`${server.url}/api/health`)).rejects.toThrow();
-    } finally {
-      slow.close();
-    }
+    const net = await import("node:net");
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-main-"));
+    const server = await start({ DATA_DIR: dataDir });
+    const { port } = new URL(server.url);
+    // A request whose body is still to come: with Expect: 100-continue the server says when it has
+    // taken the request (100 Continue), so the signal arrives while it is provably in flight.
+    const body = JSON.stringify({ items: [], total: 0 });
+    const socket = net.connect(Number(port), "127.0.0.1");
+    let answer = "";
+    const continued = new Promise<void>((resolve) =>
+      socket.on("data", (chunk: Buffer) => {
+        answer += chunk.toString();
+        if (answer.includes("100 Continue")) resolve();
+      }),
+    );
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    socket.write(
+      `POST /api/payment/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+    );
+    await continued;
+    const exit = server.stop("SIGTERM");
+    await expect.poll(() => server.logs.some((r) => r.msg === "shutting down: finishing in-flight requests")).toBe(true);
+    socket.end(body);
+    await closed;
+    // It was answered (401: nobody is signed in), then the process ended cleanly.
+    expect(answer).toMatch(/HTTP\/1\.1 401 /);
+    expect(await exit).toBe(0);
+    await expect(fetch(`${server.url}/api/health`)).rejects.toThrow();
   });
 });

@@ -4,12 +4,12 @@ import { pathToFileURL } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { createApp } from "./app.ts";
-import { createCatalogue } from "./catalogue/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { databaseTarget, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import type { SsrHandler } from "./load-context.ts";
 import { createLogger } from "./log.ts";
+import { createServices } from "./services.ts";
 
 const BUILD_DIR = path.resolve("build");
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -47,12 +47,16 @@ async function main() {
   const database = openDatabase(databaseTarget(config));
   const applied = await migrateToLatest(database.db);
   if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
-  const catalogue = createCatalogue(config, log);
+  const services = await createServices(config, log, database);
   const { ssr, clientDir, middleware } = await pageRenderer(config);
 
-  const app = createApp({ config, log, database, catalogue, ssr, clientDir });
+  const app = createApp({ config, log, services, ssr, clientDir });
   const listener = getRequestListener(app.fetch);
   const server = http.createServer(middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);
+  // A client gets 10 s to send its headers and 30 s for its whole request: slow or stalled clients
+  // are cut off instead of holding sockets (live order streams are responses, not requests).
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -64,13 +68,15 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down: finishing in-flight requests");
+    // Live order streams never finish by themselves: end them now (browsers reconnect elsewhere).
+    services.orderFeed.closeAll();
     const force = setTimeout(() => {
       log.warn("in-flight requests did not finish in time; closing anyway");
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS).unref();
     server.close(async () => {
       clearTimeout(force);
-      await database.close();
+      await services.close();
       log.info("stopped");
       process.exit(0);
     });

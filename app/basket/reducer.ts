@@ -1,15 +1,11 @@
-import type { Product } from "../../server/catalogue/product.ts";
+import type { SessionUser } from "../../server/auth/auth.ts";
+import type { BasketLine } from "../../server/orders/order.ts";
 
 /** A basket line: the product as it was added (price in integer cents) and how many. */
-export type BasketItem = Pick<Product, "id" | "title" | "image" | "rating" | "priceCents" | "description"> & {
-  amount: number;
-};
+export type BasketItem = BasketLine;
 
-/** The signed-in shopper, as the identity provider reports them. */
-export interface User {
-  uid: string;
-  email: string;
-}
+/** The signed-in shopper, as the identity provider reports them (spec section 3). */
+export type User = SessionUser;
 
 /** The global application state of spec section 3. */
 export interface StoreState {

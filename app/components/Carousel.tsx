@@ -1,6 +1,5 @@
-import Autoplay from "embla-carousel-autoplay";
-import useEmblaCarousel from "embla-carousel-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import type { CarouselEngine } from "./carousel-engine.ts";
 import "./Carousel.css";
 
 export interface Slide {
@@ -8,34 +7,34 @@ export interface Slide {
   alt: string;
 }
 
-const AUTOPLAY_MS = 5_000;
-
 /**
  * The home page hero: slides that play on their own and loop for ever, with no indicators and no
- * thumbnails (spec section 9). Visitors who ask for reduced motion get still slides and arrows.
+ * thumbnails (spec section 9). The server renders the slides as plain images, the first one the
+ * page's largest paint; the engine that moves them (embla) is fetched once the page has hydrated.
  */
 export function Carousel({ slides, width, height }: { slides: Slide[]; width: number; height: number }) {
-  const [autoplay] = useState(() => Autoplay({ delay: AUTOPLAY_MS, playOnInit: false, stopOnInteraction: false, stopOnMouseEnter: true }));
-  const [viewportRef, embla] = useEmblaCarousel({ loop: true }, [autoplay]);
+  const viewport = useRef<HTMLDivElement>(null);
+  const engine = useRef<CarouselEngine | null>(null);
   const [selected, setSelected] = useState(0);
+  const [moving, setMoving] = useState(false);
 
   useEffect(() => {
-    if (!embla) return;
-    const onSelect = () => setSelected(embla.selectedScrollSnap());
-    embla.on("select", onSelect);
-    const motion = window.matchMedia("(prefers-reduced-motion: reduce)");
-    const applyMotion = () => (motion.matches ? autoplay.stop() : autoplay.play());
-    applyMotion();
-    motion.addEventListener("change", applyMotion);
+    let gone = false;
+    void import("./carousel-engine.ts").then(({ startCarousel }) => {
+      if (gone || !viewport.current) return;
+      engine.current = startCarousel(viewport.current, setSelected);
+      setMoving(true);
+    });
     return () => {
-      embla.off("select", onSelect);
-      motion.removeEventListener("change", applyMotion);
+      gone = true;
+      engine.current?.destroy();
+      engine.current = null;
     };
-  }, [embla, autoplay]);
+  }, []);
 
   return (
-    <section className="carousel" aria-roledescription="carousel" aria-label="Featured">
-      <div className="carousel__viewport" ref={viewportRef}>
+    <section className="carousel" aria-roledescription="carousel" aria-label="Featured" data-engine={moving ? "ready" : "loading"}>
+      <div className="carousel__viewport" ref={viewport}>
         <div className="carousel__track">
           {slides.map((slide, i) => (
             <div
@@ -61,10 +60,10 @@ export function Carousel({ slides, width, height }: { slides: Slide[]; width: nu
           ))}
         </div>
       </div>
-      <button type="button" className="carousel__arrow carousel__arrow--prev" aria-label="Previous slide" onClick={() => embla?.scrollPrev()}>
+      <button type="button" className="carousel__arrow carousel__arrow--prev" aria-label="Previous slide" onClick={() => engine.current?.scrollPrev()}>
         ‹
       </button>
-      <button type="button" className="carousel__arrow carousel__arrow--next" aria-label="Next slide" onClick={() => embla?.scrollNext()}>
+      <button type="button" className="carousel__arrow carousel__arrow--next" aria-label="Next slide" onClick={() => engine.current?.scrollNext()}>
         ›
       </button>
     </section>

@@ -1,17 +1,18 @@
-import { Link } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import flagUs from "../assets/flag-us.svg";
 import logo from "../assets/logo.svg";
 import { basketCount } from "../basket/reducer.ts";
 import { useStore } from "../basket/store.tsx";
-import { itemCount } from "../text.ts";
-import { CaretIcon, CartIcon, LocationIcon, MenuIcon, SearchIcon } from "./Icons.tsx";
+import { displayName, itemCount } from "../text.ts";
+import { SearchForm } from "../search/SearchForm.tsx";
+import { CaretIcon, CartIcon, LocationIcon, MenuIcon } from "./Icons.tsx";
 import "./Header.css";
 
 const STRIP = ["Today's Deal", "Customer Service", "Registry", "Gift Cards", "Sell"];
 
 /** The page header of spec section 1, shared by every page. */
 export function Header() {
-  const [{ basket }] = useStore();
+  const [{ basket, user }] = useStore();
   const count = basketCount(basket);
   const items = itemCount(count);
   return (
@@ -29,15 +30,7 @@ export function Header() {
           </div>
         </div>
 
-        <form className="header__search" role="search" onSubmit={(event) => event.preventDefault()}>
-          <select className="header__search-scope" aria-label="Search in" defaultValue="All">
-            <option>All</option>
-          </select>
-          <input className="header__search-input" type="search" aria-label="Search Storefront" placeholder="Search Storefront" />
-          <button className="header__search-button" type="submit" aria-label="Search">
-            <SearchIcon />
-          </button>
-        </form>
+        <SearchForm />
 
         <Link to="/language" className="header__language header__box" aria-label="Language: English (EN)">
           <img src={flagUs} width="24" height="16" alt="" />
@@ -45,10 +38,17 @@ export function Header() {
           <CaretIcon />
         </Link>
 
-        <Link to="/auth" className="header__account header__box">
-          <span className="header__small">Hello, Sign In</span>{" "}
-          <span className="header__strong">Account &amp; Lists</span>
-        </Link>
+        {user ? (
+          <div className="header__account header__box">
+            <span className="header__small">Hello {displayName(user.email)}</span>{" "}
+            <SignOut />
+          </div>
+        ) : (
+          <Link to="/auth" className="header__account header__box">
+            <span className="header__small">Hello, Sign In</span>{" "}
+            <span className="header__strong">Account &amp; Lists</span>
+          </Link>
+        )}
 
         <Link to="/orders" className="header__orders header__box">
           <span className="header__small">Returns</span>{" "}
@@ -79,5 +79,18 @@ export function Header() {
         ))}
       </div>
     </header>
+  );
+}
+
+/** Ends the session on the server; a plain form, so it works before hydration too. */
+function SignOut() {
+  const navigation = useNavigation();
+  const busy = navigation.formAction === "/sign-out";
+  return (
+    <Form method="post" action="/sign-out" className="header__sign-out">
+      <button type="submit" className="header__strong header__sign-out-button" disabled={busy}>
+        Sign Out
+      </button>
+    </Form>
   );
 }

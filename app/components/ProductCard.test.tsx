@@ -16,7 +16,7 @@ const product = {
 function render(props: Partial<ProductCardProps> = {}): string {
   return renderToStaticMarkup(
     <MemoryRouter>
-      <StoreProvider>
+      <StoreProvider user={null}>
         <ProductCard product={product} {...props} />
       </StoreProvider>
     </MemoryRouter>,
@@ -57,7 +57,7 @@ describe("ProductCard", () => {
   it("shows a short description whole, without a toggle", () => {
     const html = renderToStaticMarkup(
       <MemoryRouter>
-        <StoreProvider>
+        <StoreProvider user={null}>
           <ProductCard product={{ ...product, description: "Gold, and short." }} showDescription />
         </StoreProvider>
       </MemoryRouter>,
@@ -68,6 +68,23 @@ describe("ProductCard", () => {
 
   it("lays the image beside the text in the flexed variant (checkout and orders)", () => {
     expect(render({ flex: true })).toContain('class="card card--flex"');
+  });
+
+  it("gives the browser the image's widths and how wide the card shows it, where the product has them", () => {
+    const srcSet = "/images/remote/k/240 240w, /images/remote/k/480 480w, /images/remote/k/960 960w";
+    const card = (props: Partial<ProductCardProps>) =>
+      renderToStaticMarkup(
+        <MemoryRouter>
+          <StoreProvider user={null}>
+            <ProductCard product={{ ...product, image: "/images/remote/k/480", imageSrcSet: srcSet }} {...props} />
+          </StoreProvider>
+        </MemoryRouter>,
+      );
+    expect(card({})).toContain(`src="/images/remote/k/480" srcSet="${srcSet}" sizes="(max-width: 600px) 45vw, 220px"`);
+    expect(card({ flex: true })).toContain('sizes="(max-width: 600px) 200px, 160px"');
+    expect(card({ imageSizes: "420px" })).toContain('sizes="420px"');
+    // A drawing scales by itself: no srcset, no sizes.
+    expect(render()).not.toMatch(/srcSet|sizes=/);
   });
 
   it("takes the heading level of the page it sits on", () => {

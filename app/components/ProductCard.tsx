@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import type { Product } from "../../server/catalogue/product.ts";
 import { useStore } from "../basket/store.tsx";
@@ -7,7 +7,7 @@ import { shorten } from "../text.ts";
 import { Rating } from "./Rating.tsx";
 import "./ProductCard.css";
 
-type CardProduct = Pick<Product, "id" | "title" | "image" | "rating" | "priceCents" | "description">;
+type CardProduct = Pick<Product, "id" | "title" | "image" | "imageSrcSet" | "rating" | "priceCents" | "description">;
 
 export interface ProductCardProps {
   product: CardProduct;
@@ -18,11 +18,20 @@ export interface ProductCardProps {
   /** Eager, high-priority image: for a card that is the page's main content. */
   priority?: boolean;
   headingLevel?: 1 | 2 | 3;
+  /** The title with some words marked (search results); the plain title otherwise. */
+  highlightedTitle?: ReactNode;
+  /** How wide the image shows, for the browser's pick from its srcset, where the page lays the card out its own way. */
+  imageSizes?: string;
 }
+
+// How wide the image shows in the usual layouts (ProductCard.css, app.css): at most 220 px in a grid,
+// two columns on a phone; 160 px beside the text in the flexed card, up to 200 px on a phone.
+const GRID_IMAGE_SIZES = "(max-width: 600px) 45vw, 220px";
+const FLEX_IMAGE_SIZES = "(max-width: 600px) 200px, 160px";
 
 const SHORT_DESCRIPTION = 140;
 
-export function ProductCard({ product, flex, showDescription, showAdd, priority, headingLevel = 3 }: ProductCardProps) {
+export function ProductCard({ product, flex, showDescription, showAdd, priority, headingLevel = 3, highlightedTitle, imageSizes }: ProductCardProps) {
   const [, dispatch] = useStore();
   const [expanded, setExpanded] = useState(false);
   const Heading = (["h1", "h2", "h3"] as const)[headingLevel - 1]!;
@@ -34,6 +43,8 @@ export function ProductCard({ product, flex, showDescription, showAdd, priority,
         <img
           className="card__image"
           src={product.image}
+          srcSet={product.imageSrcSet}
+          sizes={product.imageSrcSet ? (imageSizes ?? (flex ? FLEX_IMAGE_SIZES : GRID_IMAGE_SIZES)) : undefined}
           alt={product.title}
           width="400"
           height="400"
@@ -43,7 +54,7 @@ export function ProductCard({ product, flex, showDescription, showAdd, priority,
         />
       </Link>
       <div className="card__body">
-        <Heading className="card__title">{product.title}</Heading>
+        <Heading className="card__title">{highlightedTitle ?? product.title}</Heading>
         <Rating rate={product.rating.rate} count={product.rating.count} />
         <Price cents={product.priceCents} className="price card__price" />
         {showDescription && (

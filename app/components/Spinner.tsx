@@ -3,11 +3,15 @@ import "./Spinner.css";
 const BARS = 12;
 const PERIOD_S = 1.2;
 
-/** The centred fade spinner of spec section 2: twelve bars, each fading a moment after the last. */
-export function Spinner({ label = "Loading" }: { label?: string }) {
+/**
+ * The fade spinner of spec section 2: twelve bars, each fading a moment after the last. The page
+ * variant is centred over the page; the inline one is the small spinner inside a busy button.
+ */
+export function Spinner({ label = "Loading", inline = false }: { label?: string; inline?: boolean }) {
+  const size = inline ? 16 : 48;
   return (
-    <div className="spinner" role="status">
-      <svg className="spinner__wheel" width="48" height="48" viewBox="0 0 48 48" aria-hidden="true">
+    <span className={inline ? "spinner spinner--inline" : "spinner"} role="status">
+      <svg className="spinner__wheel" width={size} height={size} viewBox="0 0 48 48" aria-hidden="true">
         {Array.from({ length: BARS }, (_, i) => (
           <rect key={i} x="21" y="0" width="6" height="14" rx="3" fill="#232f3e" transform={`rotate(${i * (360 / BARS)} 24 24)`}>
             <animate
@@ -21,6 +25,6 @@ export function Spinner({ label = "Loading" }: { label?: string }) {
         ))}
       </svg>
       <span className="visually-hidden">{label}</span>
-    </div>
+    </span>
   );
 }

@@ -12,14 +12,13 @@ import { Carousel } from "../components/Carousel.tsx";
 import { CategoryTile } from "../components/CategoryTile.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
-import { readCatalogue } from "../catalogue.server.ts";
 import "./home.css";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Storefront", "Shop electronics, jewelry, men's and women's clothing at Storefront, with delivery to Ethiopia.");
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { products: await readCatalogue(context, (catalogue) => catalogue.list(), []) };
+  return { products: await context.catalogue.list() };
 }
 
 const SLIDES = [

@@ -1,14 +1,127 @@
+import { useEffect, useState } from "react";
+import { useLocation } from "react-router";
 import type { Route } from "./+types/orders";
-import { requireSignIn } from "../auth/guard.ts";
+import type { Order } from "../../server/orders/order.ts";
+import { requireUser } from "../auth/guard.ts";
+import { Price } from "../components/Price.tsx";
+import { BasketLines } from "../components/BasketLines.tsx";
 import { pageMeta } from "../meta.ts";
+import { orderDate } from "../money.ts";
+import "./orders.css";
 
 export const meta: Route.MetaFunction = () => pageMeta("Your Orders", "Your Storefront orders.");
 
-// Nobody can be signed in until accounts arrive, so every visitor is sent to sign in (spec section 6).
-export function loader() {
-  return requireSignIn("/orders");
+const PAGE = 10;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = requireUser(context.user, "/orders");
+  return context.orders.firstPage(user.uid, PAGE);
 }
 
-export default function Orders() {
-  return null;
+/** Spec section 7: newest first by created; ties by id, as the server pages them. */
+const newestFirst = (a: Order, b: Order) => b.created - a.created || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0);
+
+export default function Orders({ loaderData }: Route.ComponentProps) {
+  const placed = (useLocation().state as { message?: string } | null)?.message;
+  return (
+    <section className="orders" aria-labelledby="orders-heading">
+      <h1 id="orders-heading">Your Orders</h1>
+      {placed && (
+        <p className="orders__placed" role="status">
+          {placed}
+        </p>
+      )}
+      {/* A fresh list (and feed) whenever the loader reads the orders again. */}
+      <OrderList key={loaderData.since} {...loaderData} />
+    </section>
+  );
+}
+
+function OrderList({ orders: first, next: firstNext, since }: { orders: Order[]; next: string | null; since: number }) {
+  const [orders, setOrders] = useState(first);
+  const [next, setNext] = useState(firstNext);
+  const [loading, setLoading] = useState(false);
+  const [failed, setFailed] = useState(false);
+
+  // The live feed: new orders appear without a reload, in every open tab, each only once.
+  useEffect(() => {
+    const source = new EventSource(`/api/orders/stream?since=${since}`);
+    source.addEventListener("order", (event) => {
+      const order = JSON.parse((event as MessageEvent<string>).data) as Order;
+      setOrders((current) => (current.some((o) => o.id === order.id) ? current : [order, ...current].sort(newestFirst)));
+    });
+    return () => source.close();
+  }, [since]);
+
+  async function showMore() {
+    if (!next) return;
+    setLoading(true);
+    setFailed(false);
+    try {
+      const response = await fetch(`/api/orders?limit=${PAGE}&before=${encodeURIComponent(next)}`);
+      if (!response.ok) throw new Error(String(response.status));
+      const page = (await response.json()) as { orders: Order[]; next: string | null };
+      setOrders((current) => [...current, ...page.orders.filter((o) => !current.some((c) => c.id === o.id))]);
+      setNext(page.next);
+    } catch {
+      setFailed(true);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  if (orders.length === 0) return <p className="orders__none">You don&apos;t have orders yet.</p>;
+  return (
+    <>
+      <ol className="orders__list">
+        {orders.map((order) => (
+          <li key={order.id}>
+            <OrderCard order={order} />
+          </li>
+        ))}
+      </ol>
+      {next && (
+        <button type="button" className="button-secondary orders__more" onClick={showMore} disabled={loading}>
+          {loading ? "Loading…" : "Show more orders"}
+        </button>
+      )}
+      {failed && (
+        <p className="error-text" role="alert">
+          Your earlier orders could not be loaded. Please try again.
+        </p>
+      )}
+    </>
+  );
+}
+
+function OrderCard({ order }: { order: Order }) {
+  const items = order.basket.reduce((sum, line) => sum + line.amount, 0);
+  return (
+    <article className="order" aria-label={`Order ${order.id}`}>
+      <header className="order__head">
+        <dl className="order__facts">
+          <div>
+            <dt>Order placed</dt>
+            <dd>
+              <time dateTime={new Date(order.created).toISOString()}>{orderDate(order.created)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>Total</dt>
+            <dd>
+              <Price cents={order.amount} />
+            </dd>
+          </div>
+          <div>
+            <dt>Items</dt>
+            <dd>{items}</dd>
+          </div>
+        </dl>
+        <p className="order__id">
+          Order ID <span>{order.id}</span>
+        </p>
+      </header>
+      <BasketLines lines={order.basket} className="order__items" />
+    </article>
+  );
 }

@@ -3,12 +3,9 @@ import type { Route } from "./+types/product";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 import { shorten } from "../text.ts";
-import { parseProductId } from "../../server/catalogue/product.ts";
-import { readCatalogue } from "../catalogue.server.ts";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const id = parseProductId(params.productId);
-  const product = id === null ? null : await readCatalogue(context, (catalogue) => catalogue.byId(id), null);
+  const product = await context.catalogue.product(params.productId);
   if (!product) return data({ product: null, origin: "" }, { status: 404 });
   return { product, origin: context.publicUrl };
 }
@@ -24,6 +21,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
     { property: "og:type", content: "product" },
   ];
 };
+
+// The image takes up to 420 px beside the text, the whole width of a small phone below it (app.css).
+const PRODUCT_IMAGE_SIZES = "(max-width: 480px) 100vw, 420px";
 
 export default function ProductPage({ loaderData: { product, origin } }: Route.ComponentProps) {
   if (!product) return <p className="panel">Product not found.</p>;
@@ -41,11 +41,14 @@ export default function ProductPage({ loaderData: { product, origin } }: Route.C
       priceCurrency: "USD",
       availability: "https://schema.org/InStock",
     },
-    aggregateRating: { "@type": "AggregateRating", ratingValue: product.rating.rate, reviewCount: product.rating.count },
+    // Search engines reject a rating of no reviews: a product without reviews has no aggregateRating.
+    ...(product.rating.count > 0 && {
+      aggregateRating: { "@type": "AggregateRating", ratingValue: product.rating.rate, reviewCount: product.rating.count },
+    }),
   };
   return (
     <div className="product-page">
-      <ProductCard product={product} showDescription showAdd priority headingLevel={1} />
+      <ProductCard product={product} showDescription showAdd priority headingLevel={1} imageSizes={PRODUCT_IMAGE_SIZES} />
       <script
         type="application/ld+json"
         // JSON.stringify leaves "<" as is; escaping it keeps a title from closing the script element.

@@ -1,14 +1,13 @@
 import type { Route } from "./+types/results";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
-import { readCatalogue } from "../catalogue.server.ts";
 
 export const meta: Route.MetaFunction = ({ params }) =>
   pageMeta(`Results for ${params.categoryName}`, `Browse ${params.categoryName} at Storefront.`);
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const category = params.categoryName;
-  return { category, products: await readCatalogue(context, (catalogue) => catalogue.inCategory(category), []) };
+  return { category, products: await context.catalogue.inCategory(category) };
 }
 
 export default function Results({ loaderData: { category, products } }: Route.ComponentProps) {

@@ -1,4 +1,17 @@
+import type { ImageProxy } from "../images/proxy.ts";
 import type { Product } from "./product.ts";
+
+/**
+ * How the catalogue is doing, for /api/health (it never fails the health check: the pages degrade).
+ * fresh: the host answered the last time it was asked (the embedded catalogue always is).
+ * stale: the host is failing since `since`; pages are served from the copy taken at `updatedAt`.
+ * unavailable: there is no good copy (since `since`); pages show their fallbacks.
+ */
+export type CatalogueHealth =
+  | { source: "embedded"; state: "fresh" }
+  | { source: "remote"; state: "fresh"; updatedAt: string }
+  | { source: "remote"; state: "stale"; since: string; updatedAt: string; error: string; retryAt?: string }
+  | { source: "remote"; state: "unavailable"; since: string; error: string; retryAt?: string };
 
 /** Where the shop's products come from: the embedded catalogue or a remote FakeStore-compatible host. */
 export interface Catalogue {
@@ -10,19 +23,25 @@ export interface Catalogue {
   inCategory(name: string): Promise<Product[]>;
   /** One product, or null when there is no such product. */
   byId(id: number): Promise<Product | null>;
-  /** Image origins other than our own that pages must be allowed to load (for the CSP). */
-  readonly imageOrigins: readonly string[];
+  /** The catalogue's state for /api/health; answers at once, never asks the host. */
+  health(): CatalogueHealth;
+  /**
+   * Fetches, resizes and caches the remote product images, which the pages load from our own origin
+   * (absent for the embedded catalogue, whose drawings are served as they are).
+   */
+  readonly imageProxy?: ImageProxy;
+  /**
+   * Calls `listener` whenever the catalogue's data has changed (a remote refresh that brought
+   * different products), so derived data (search index, page cache) can be rebuilt. Returns the
+   * function that unsubscribes. The embedded catalogue never changes while the process runs.
+   */
+  onChange(listener: () => void): () => void;
 }
 
-/** The catalogue could not be reached or answered nonsense; callers degrade as the spec says. */
+/**
+ * The catalogue could not be reached or answered nonsense; callers degrade as the spec says. It
+ * stays inside the server: pages get fallbacks from catalogueForPages, so `instanceof` is safe.
+ */
 export class CatalogueUnavailableError extends Error {
   override readonly name = "CatalogueUnavailableError";
-
-  /**
-   * Recognises the error by name, not instanceof: the built app bundle carries its own copy of this
-   * class, so an error thrown by the server's adapter is not an instance of the bundle's class.
-   */
-  static is(error: unknown): error is CatalogueUnavailableError {
-    return error instanceof Error && error.name === "CatalogueUnavailableError";
-  }
 }

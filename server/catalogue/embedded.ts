@@ -20,7 +20,6 @@ export interface ImageFile {
  * can be cached for good.
  */
 export class EmbeddedCatalogue implements Catalogue {
-  readonly imageOrigins = [];
   readonly images = new Map<string, ImageFile>();
   private readonly products: Product[];
 
@@ -56,5 +55,13 @@ export class EmbeddedCatalogue implements Catalogue {
 
   async byId(id: number) {
     return this.products.find((p) => p.id === id) ?? null;
+  }
+
+  health() {
+    return { source: "embedded", state: "fresh" } as const;
+  }
+
+  onChange(_listener: () => void): () => void {
+    return () => {};
   }
 }

@@ -9,6 +9,11 @@ export interface Product {
   category: string;
   /** An absolute URL, or a path on our own origin. */
   image: string;
+  /**
+   * The same picture at several widths, for <img srcset> (remote images, resized on our origin);
+   * absent for images that scale by themselves (our SVG drawings).
+   */
+  imageSrcSet?: string;
   rating: { rate: number; count: number };
 }
 
@@ -41,6 +46,7 @@ export function fromFakeStore(raw: FakeStoreProduct): Product {
 
 /** Back to the FakeStore shape, with the image made absolute against `origin`. */
 export function toFakeStore(product: Product, origin: string): FakeStoreProduct {
-  const { priceCents, ...rest } = product;
-  return { ...rest, price: priceCents / 100, image: new URL(product.image, origin).href };
+  // Field by field: exactly FakeStore's fields, in its order (our extras, such as imageSrcSet, stay ours).
+  const { id, title, priceCents, description, category, image, rating } = product;
+  return { id, title, price: priceCents / 100, description, category, image: new URL(image, origin).href, rating };
 }

@@ -1,8 +1,12 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ImageProxy, PLACEHOLDER_PATH } from "../images/proxy.ts";
 import { FAKE_PRODUCTS, startFakeCatalogue } from "../test-support/fake-catalogue.ts";
 import { memoryLogger } from "../test-support/logger.ts";
 import { CatalogueUnavailableError } from "./catalogue.ts";
-import { RemoteCatalogue } from "./remote.ts";
+import { RemoteCatalogue, type RemoteCatalogueOptions } from "./remote.ts";
 
 let fake: Awaited<ReturnType<typeof startFakeCatalogue>>;
 beforeAll(async () => {
@@ -15,14 +19,28 @@ beforeEach(() => {
   fake.state.requests.length = 0;
 });
 
-function remote(options: { cacheSeconds?: number; timeoutMs?: number; baseUrl?: string } = {}) {
+/** A clock the tests move by hand: freshness and the circuit breaker's pauses without waiting. */
+function manualClock(start = Date.parse("2025-06-01T12:00:00Z")) {
+  let time = start;
+  return { now: () => time, advance: (ms: number) => void (time += ms) };
+}
+
+function remote(options: Partial<RemoteCatalogueOptions> = {}) {
   const { log, records } = memoryLogger();
-  const catalogue = new RemoteCatalogue({ baseUrl: fake.url, timeoutMs: 300, cacheSeconds: 0, log, ...options });
+  const catalogue = new RemoteCatalogue({ baseUrl: fake.url, timeoutMs: 300, cacheSeconds: 60, log, ...options });
   return { catalogue, records };
 }
 
+const listRequests = () => fake.state.requests.filter((p) => p === "/products").length;
+
+async function elapsed<T>(read: () => Promise<T>): Promise<{ ms: number; value: T | unknown }> {
+  const started = performance.now();
+  const value = await read().catch((error: unknown) => error);
+  return { ms: performance.now() - started, value };
+}
+
 describe("RemoteCatalogue", () => {
-  it("reads products, categories and single products, prices in cents", async () => {
+  it("answers products, categories, category lists and single products from one request for the list, prices in cents", async () => {
     const { catalogue } = remote();
     const products = await catalogue.list();
     expect(products.map((p) => [p.id, p.priceCents])).toEqual([
@@ -32,13 +50,10 @@ describe("RemoteCatalogue", () => {
     ]);
     expect(await catalogue.categories()).toEqual(["electronics", "jewelery", "men's clothing"]);
     expect((await catalogue.inCategory("men's clothing")).map((p) => p.title)).toEqual(["Remote Rucksack"]);
-    expect(fake.state.requests).toContain("/products/category/men's%20clothing");
+    expect(await catalogue.inCategory("toys")).toEqual([]);
     expect((await catalogue.byId(2))?.title).toBe("Remote Ring");
-    expect(catalogue.imageOrigins).toEqual([fake.url]);
-  });
-
-  it("treats FakeStore's empty answer for an unknown id as not found", async () => {
-    expect(await remote().catalogue.byId(99)).toBeNull();
+    expect(await catalogue.byId(99)).toBeNull();
+    expect(fake.state.requests).toEqual(["/products"]);
   });
 
   it("drops and logs malformed products, never returning them", async () => {
@@ -55,39 +70,258 @@ describe("RemoteCatalogue", () => {
   ] as const)("fails with CatalogueUnavailableError and a log line when the host answers %s", async (mode, reason) => {
     fake.state.mode = mode;
     const { catalogue, records } = remote();
-    const started = Date.now();
-    const error = await catalogue.list().catch((e: unknown) => e);
-    expect(CatalogueUnavailableError.is(error)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const { ms, value } = await elapsed(() => catalogue.list());
+    expect(value).toBeInstanceOf(CatalogueUnavailableError);
+    expect(ms).toBeLessThan(2_000);
     expect(records).toContainEqual(expect.objectContaining({ level: 50, msg: "catalogue request failed", path: "/products", reason }));
   });
 
   it("fails fast when nothing listens at the address", async () => {
     const { catalogue } = remote({ baseUrl: "http://127.0.0.1:9" });
-    await expect(catalogue.list()).rejects.toSatisfy(CatalogueUnavailableError.is);
+    await expect(catalogue.list()).rejects.toBeInstanceOf(CatalogueUnavailableError);
   });
 
-  it("caches answers for the configured time and shares one fetch among concurrent callers", async () => {
-    const { catalogue } = remote({ cacheSeconds: 60 });
-    await Promise.all([catalogue.list(), catalogue.list(), catalogue.list()]);
+  it("keeps a fresh copy for the configured time, and concurrent readers share one request", async () => {
+    const clock = manualClock();
+    const { catalogue } = remote({ cacheSeconds: 60, now: clock.now });
+    await Promise.all([catalogue.list(), catalogue.byId(1), catalogue.categories(), catalogue.inCategory("jewelery")]);
+    clock.advance(59_000);
     await catalogue.list();
-    expect(fake.state.requests.filter((p) => p === "/products")).toHaveLength(1);
+    expect(listRequests()).toBe(1);
   });
 
-  it("fetches again when caching is off", async () => {
-    const { catalogue } = remote({ cacheSeconds: 0 });
+  it("answers a copy past its freshness at once and refreshes it in the background, one refresh at a time", async () => {
+    const clock = manualClock();
+    const { catalogue } = remote({ cacheSeconds: 60, timeoutMs: 1_000, now: clock.now });
     await catalogue.list();
-    await catalogue.list();
-    expect(fake.state.requests.filter((p) => p === "/products")).toHaveLength(2);
+    clock.advance(61_000);
+    fake.state.mode = "hang";
+    for (let i = 0; i < 5; i++) {
+      const { ms, value } = await elapsed(() => catalogue.list());
+      expect(value).toHaveLength(3);
+      expect(ms).toBeLessThan(50);
+    }
+    await catalogue.idle();
+    // One refresh went out for the five reads, and the host's silence left the copy in place.
+    expect(listRequests()).toBe(2);
+    expect(await catalogue.byId(3)).toMatchObject({ title: "Remote Drive" });
   });
 
-  it("serves the last good answer when the host fails later", async () => {
-    const { log, records } = memoryLogger();
-    const catalogue = new RemoteCatalogue({ baseUrl: fake.url, timeoutMs: 300, cacheSeconds: 0.05, log });
+  it("picks up the host's new data with the background refresh", async () => {
+    const clock = manualClock();
+    const { catalogue } = remote({ cacheSeconds: 60, now: clock.now });
+    await catalogue.list();
+    const original = FAKE_PRODUCTS[0]!.price;
+    FAKE_PRODUCTS[0]!.price = 99.99;
+    try {
+      clock.advance(60_000);
+      expect((await catalogue.byId(1))?.priceCents).toBe(10995); // the stale copy, at once
+      await catalogue.idle();
+      expect((await catalogue.byId(1))?.priceCents).toBe(9999);
+    } finally {
+      FAKE_PRODUCTS[0]!.price = original;
+    }
+  });
+
+  it("answers categories, category lists and single products from the last good list while the host is down", async () => {
+    const clock = manualClock();
+    const { catalogue, records } = remote({ cacheSeconds: 0, now: clock.now });
     expect(await catalogue.list()).toHaveLength(3);
-    await new Promise((resolve) => setTimeout(resolve, 80));
     fake.state.mode = "error";
+    clock.advance(1);
+    await catalogue.list();
+    await catalogue.idle();
+    expect(await catalogue.categories()).toEqual(["electronics", "jewelery", "men's clothing"]);
+    expect((await catalogue.inCategory("jewelery")).map((p) => p.id)).toEqual([2]);
+    for (const product of FAKE_PRODUCTS) expect((await catalogue.byId(product.id))?.title).toBe(product.title);
+    expect(records.map((r) => r.msg)).toContain("catalogue unavailable; serving the last good copy");
+  });
+
+  it("keeps the last good copy when the host answers a list of nothing but broken products", async () => {
+    const clock = manualClock();
+    const { catalogue } = remote({ cacheSeconds: 0, now: clock.now });
+    await catalogue.list();
+    const saved = FAKE_PRODUCTS.splice(0, FAKE_PRODUCTS.length);
+    try {
+      FAKE_PRODUCTS.push({ ...saved[0]!, price: -1 });
+      clock.advance(1);
+      await catalogue.list();
+      await catalogue.idle();
+      expect(await catalogue.list()).toHaveLength(3);
+      expect(catalogue.health()).toMatchObject({ state: "stale", error: expect.stringContaining("no product in the response is well-formed") });
+    } finally {
+      FAKE_PRODUCTS.splice(0, FAKE_PRODUCTS.length, ...saved);
+    }
+  });
+
+  it("stops asking a failing host for a growing pause, and starts again after a success", async () => {
+    const clock = manualClock();
+    const { catalogue } = remote({ cacheSeconds: 0, now: clock.now, breaker: { baseMs: 2_000, maxMs: 8_000 } });
+    await catalogue.list();
+    fake.state.mode = "error";
+    const attempt = async () => {
+      await catalogue.list();
+      await catalogue.idle();
+      return listRequests();
+    };
+    clock.advance(1);
+    expect(await attempt()).toBe(2); // fails: pause 2 s
+    clock.advance(1_999);
+    expect(await attempt()).toBe(2);
+    clock.advance(1);
+    expect(await attempt()).toBe(3); // fails again: pause 4 s
+    clock.advance(3_999);
+    expect(await attempt()).toBe(3);
+    clock.advance(1);
+    expect(await attempt()).toBe(4); // pause 8 s
+    clock.advance(8_000);
+    expect(await attempt()).toBe(5); // pause stays at the longest, 8 s
+    clock.advance(7_999);
+    expect(await attempt()).toBe(5);
+    fake.state.mode = "ok";
+    clock.advance(1);
+    expect(await attempt()).toBe(6); // answers: the breaker closes
+    clock.advance(1);
+    expect(await attempt()).toBe(7);
+  });
+
+  it("without any copy, waits for the host only until its first failure, then answers at once", async () => {
+    const clock = manualClock();
+    fake.state.mode = "hang";
+    const { catalogue } = remote({ cacheSeconds: 60, timeoutMs: 500, now: clock.now });
+    const first = await elapsed(() => catalogue.list());
+    expect(first.value).toBeInstanceOf(CatalogueUnavailableError);
+    expect(first.ms).toBeGreaterThanOrEqual(450);
+    const reads: Array<() => Promise<unknown>> = [() => catalogue.list(), () => catalogue.byId(1), () => catalogue.inCategory("jewelery"), () => catalogue.categories()];
+    for (const read of reads) {
+      const { ms, value } = await elapsed(read);
+      expect(value).toBeInstanceOf(CatalogueUnavailableError);
+      expect(ms).toBeLessThan(50);
+    }
+    expect(listRequests()).toBe(1);
+    // After the pause, one attempt runs in the background; the reader still does not wait for it.
+    fake.state.mode = "ok";
+    clock.advance(2_000);
+    const probe = await elapsed(() => catalogue.list());
+    expect(probe.value).toBeInstanceOf(CatalogueUnavailableError);
+    expect(probe.ms).toBeLessThan(50);
+    await catalogue.idle();
     expect(await catalogue.list()).toHaveLength(3);
-    expect(records.map((r) => r.msg)).toContain("catalogue unavailable; serving a stale copy");
+  });
+
+  it("reports its state for the health check: unavailable, fresh, stale since the first failure", async () => {
+    const clock = manualClock(Date.parse("2025-06-01T12:00:00Z"));
+    fake.state.mode = "error";
+    const { catalogue } = remote({ cacheSeconds: 0, now: clock.now });
+    expect(catalogue.health()).toEqual({
+      source: "remote",
+      state: "unavailable",
+      since: "2025-06-01T12:00:00.000Z",
+      error: "no answer from the catalogue host yet",
+    });
+    await catalogue.list().catch(() => {});
+    expect(catalogue.health()).toEqual({
+      source: "remote",
+      state: "unavailable",
+      since: "2025-06-01T12:00:00.000Z",
+      error: "Catalogue request /products failed: HTTP 500",
+      retryAt: "2025-06-01T12:00:02.000Z",
+    });
+    fake.state.mode = "ok";
+    clock.advance(60_000);
+    catalogue.warmUp();
+    await catalogue.idle();
+    expect(catalogue.health()).toEqual({ source: "remote", state: "fresh", updatedAt: "2025-06-01T12:01:00.000Z" });
+    fake.state.mode = "error";
+    clock.advance(30_000);
+    await catalogue.list();
+    await catalogue.idle();
+    clock.advance(10_000);
+    expect(catalogue.health()).toEqual({
+      source: "remote",
+      state: "stale",
+      since: "2025-06-01T12:01:30.000Z",
+      updatedAt: "2025-06-01T12:01:00.000Z",
+      error: "Catalogue request /products failed: HTTP 500",
+    });
+  });
+
+  it("tells its listeners when a refresh brings different products, and only then", async () => {
+    const clock = manualClock();
+    const { catalogue } = remote({ cacheSeconds: 0, now: clock.now });
+    let changes = 0;
+    const unsubscribe = catalogue.onChange(() => changes++);
+    const refresh = async () => {
+      clock.advance(1);
+      await catalogue.list();
+      await catalogue.idle();
+    };
+    await refresh();
+    await refresh();
+    expect(changes).toBe(0);
+    fake.state.malformed = true; // the valid products stay the same: no change
+    await refresh();
+    expect(changes).toBe(0);
+    const original = FAKE_PRODUCTS[0]!.price;
+    FAKE_PRODUCTS[0]!.price = 99.99;
+    try {
+      await refresh();
+      expect(changes).toBe(1);
+      unsubscribe();
+      FAKE_PRODUCTS[0]!.price = original;
+      await refresh();
+      expect(changes).toBe(1);
+    } finally {
+      FAKE_PRODUCTS[0]!.price = original;
+    }
+  });
+
+  it("keeps answering when a change listener throws", async () => {
+    const clock = manualClock();
+    const { catalogue, records } = remote({ cacheSeconds: 0, now: clock.now });
+    catalogue.onChange(() => {
+      throw new Error("index rebuild failed");
+    });
+    await catalogue.list();
+    const original = FAKE_PRODUCTS[0]!.price;
+    FAKE_PRODUCTS[0]!.price = 99.99;
+    try {
+      clock.advance(1);
+      await catalogue.list();
+      await catalogue.idle();
+      expect((await catalogue.byId(1))?.priceCents).toBe(9999);
+      expect(catalogue.health().state).toBe("fresh");
+      expect(records.map((r) => r.msg)).toContain("catalogue change listener failed");
+    } finally {
+      FAKE_PRODUCTS[0]!.price = original;
+    }
+  });
+
+  it("points product images at our image proxy, and at the placeholder for an origin that is not allowed", async () => {
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-remote-"));
+    const { log, records } = memoryLogger();
+    const imageProxy = new ImageProxy({ allowedOrigins: [fake.url], cacheDir, maxCacheBytes: 1e6, timeoutMs: 300, log });
+    const catalogue = new RemoteCatalogue({ baseUrl: fake.url, timeoutMs: 300, cacheSeconds: 60, log, imageProxy });
+    // FAKE_PRODUCTS' images live on https://img.example, which is not allowed.
+    for (const product of await catalogue.list()) {
+      expect(product.image).toBe(PLACEHOLDER_PATH);
+      expect(product.imageSrcSet).toBeUndefined();
+    }
+    expect(records.filter((r) => String(r.msg).startsWith("catalogue images on an origin that is not allowed"))).toEqual([
+      expect.objectContaining({ origin: "https://img.example" }),
+    ]);
+
+    const allowing = new RemoteCatalogue({
+      baseUrl: fake.url,
+      timeoutMs: 300,
+      cacheSeconds: 60,
+      log,
+      imageProxy: new ImageProxy({ allowedOrigins: ["https://img.example"], cacheDir, maxCacheBytes: 1e6, timeoutMs: 300, log }),
+    });
+    const ring = (await allowing.byId(2))!;
+    const key = Buffer.from("https://img.example/2.png").toString("base64url");
+    expect(ring.image).toBe(`/images/remote/${key}/480`);
+    expect(ring.imageSrcSet).toBe(`/images/remote/${key}/240 240w, /images/remote/${key}/480 480w, /images/remote/${key}/960 960w`);
+    fs.rmSync(cacheDir, { recursive: true });
   });
 });

@@ -1,106 +1,227 @@
-import { z } from "zod";
+import { type ImageProxy, PLACEHOLDER_PATH } from "../images/proxy.ts";
 import type { Logger } from "../log.ts";
-import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
+import { type Catalogue, type CatalogueHealth, CatalogueUnavailableError } from "./catalogue.ts";
+import { CircuitBreaker } from "./circuit-breaker.ts";
 import { fakeStoreProduct, fromFakeStore, type Product } from "./product.ts";
 
 export interface RemoteCatalogueOptions {
   baseUrl: string;
   timeoutMs: number;
+  /**
+   * How long a fetched list counts as fresh. An older copy is still answered at once, while one
+   * refresh runs in the background; 0 refreshes after every read.
+   */
   cacheSeconds: number;
   log: Logger;
+  /** Serves the products' images from our origin; without it products keep the host's image URLs. */
+  imageProxy?: ImageProxy;
+  /** The clock (tests move it instead of waiting). */
+  now?: () => number;
+  /** The circuit breaker's first and longest pause after failures: by default 2 s, doubling up to 60 s. */
+  breaker?: { baseMs: number; maxMs: number };
 }
 
-interface CacheEntry {
-  value: unknown;
-  expires: number;
+/** One good answer of the host's full product list, and what is derived from it. */
+interface Copy {
+  products: Product[];
+  byId: Map<number, Product>;
+  categories: string[];
+  fetchedAt: number;
+  fingerprint: string;
 }
+
+const noop = () => {};
 
 /**
- * A FakeStore-compatible catalogue host (e.g. https://fakestoreapi.com). Answers are cached for
- * `cacheSeconds`; concurrent requests for one path share one fetch; when the host fails, the last
- * good answer is served if there is one (none when caching is off). Malformed products are dropped
- * and logged, never rendered.
+ * A FakeStore-compatible catalogue host (e.g. https://fakestoreapi.com).
+ *
+ * Everything is answered from one copy of the host's full product list (GET /products): the home
+ * page needs that list anyway, and pages built from one copy always agree (a product listed on the
+ * home page is never "not found" on its own page, its category page lists it). The copy is replaced
+ * only by a good answer, so while the host is down every page answers from the last good copy.
+ *
+ * No page waits on a sick host: a copy past its freshness is answered at once and refreshed in the
+ * background, one refresh at a time (stale-while-revalidate); after a failure the circuit breaker
+ * keeps requests away for a growing pause. Only the very first read, with no copy and no failure
+ * yet, waits for the host (up to the timeout). Malformed products are dropped and logged, never
+ * rendered.
  */
 export class RemoteCatalogue implements Catalogue {
-  readonly imageOrigins: readonly string[];
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly inFlight = new Map<string, Promise<unknown>>();
+  readonly imageProxy?: ImageProxy;
   private readonly base: string;
+  private readonly now: () => number;
+  private readonly breaker: CircuitBreaker;
+  private readonly listeners = new Set<() => void>();
+  private readonly createdAt: number;
+  private readonly refusedImageOrigins = new Set<string>();
+  private copy: Copy | undefined;
+  private refreshing: Promise<Copy> | undefined;
+  /** Since when the host has been failing, and its latest failure; cleared by a good answer. */
+  private failure: { since: number; error: string } | undefined;
 
   constructor(private readonly options: RemoteCatalogueOptions) {
     this.base = options.baseUrl.replace(/\/+$/, "");
-    this.imageOrigins = [new URL(this.base).origin];
+    this.imageProxy = options.imageProxy;
+    this.now = options.now ?? Date.now;
+    this.breaker = new CircuitBreaker({ baseMs: 2_000, maxMs: 60_000, ...options.breaker, now: this.now });
+    this.createdAt = this.now();
   }
 
   async list() {
-    return this.products(await this.get("/products"), "/products");
+    return (await this.current()).products;
   }
 
   async categories() {
-    const body = await this.get("/products/categories");
-    const parsed = z.array(z.string().min(1)).safeParse(body);
-    if (!parsed.success) throw this.unavailable("/products/categories", "response is not a list of names");
-    return [...parsed.data].sort();
+    return (await this.current()).categories;
   }
 
   async inCategory(name: string) {
-    const where = `/products/category/${encodeURIComponent(name)}`;
-    return this.products(await this.get(where), where);
+    return (await this.current()).products.filter((p) => p.category === name);
   }
 
   async byId(id: number) {
-    const where = `/products/${id}`;
-    const body = await this.get(where, { notFoundIsNull: true });
-    // FakeStore answers an unknown id with 200 and an empty body.
-    if (body === null) return null;
-    const parsed = fakeStoreProduct.safeParse(body);
-    if (!parsed.success) {
-      this.options.log.warn({ catalogue: this.base, path: where }, "catalogue product is malformed; not shown");
-      return null;
-    }
-    return fromFakeStore(parsed.data);
+    return (await this.current()).byId.get(id) ?? null;
   }
 
-  private products(body: unknown, where: string): Product[] {
-    if (!Array.isArray(body)) throw this.unavailable(where, "response is not a list");
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Fetches the first copy in the background, so the first visitor finds it ready (start-up does not wait). */
+  warmUp(): void {
+    if (!this.copy) this.refresh().catch(noop);
+  }
+
+  /** Resolves once no refresh is in flight (tests wait for a background refresh with it). */
+  async idle(): Promise<void> {
+    await this.refreshing?.catch(noop);
+  }
+
+  health(): CatalogueHealth {
+    const retry = this.breaker.retryAt;
+    const retryAt = retry === undefined ? {} : { retryAt: iso(retry) };
+    if (this.copy && !this.failure) return { source: "remote", state: "fresh", updatedAt: iso(this.copy.fetchedAt) };
+    if (this.copy && this.failure) {
+      return { source: "remote", state: "stale", since: iso(this.failure.since), updatedAt: iso(this.copy.fetchedAt), error: this.failure.error, ...retryAt };
+    }
+    return {
+      source: "remote",
+      state: "unavailable",
+      since: iso(this.failure?.since ?? this.createdAt),
+      error: this.failure?.error ?? "no answer from the catalogue host yet",
+      ...retryAt,
+    };
+  }
+
+  private current(): Promise<Copy> {
+    const copy = this.copy;
+    if (copy) {
+      if (this.now() - copy.fetchedAt >= this.options.cacheSeconds * 1000 && this.breaker.allows()) this.refresh().catch(noop);
+      return Promise.resolve(copy);
+    }
+    // No copy yet. Until the host has failed once, readers wait for it (at start-up there is nothing
+    // better to show); after a failure they get the fallback at once, and an attempt runs in the
+    // background whenever the breaker allows one.
+    if (!this.breaker.failing) return this.refresh();
+    if (this.breaker.allows()) this.refresh().catch(noop);
+    return Promise.reject(
+      new CatalogueUnavailableError(`Catalogue host ${this.base} failing since ${iso(this.failure?.since ?? this.createdAt)}; no copy to serve`),
+    );
+  }
+
+  /** One request for the list at a time; every caller meanwhile shares it. */
+  private refresh(): Promise<Copy> {
+    this.refreshing ??= this.fetchCopy()
+      .then(
+        (copy) => this.succeeded(copy),
+        (error: unknown) => this.failed(error),
+      )
+      .finally(() => {
+        this.refreshing = undefined;
+      });
+    return this.refreshing;
+  }
+
+  private succeeded(copy: Copy): Copy {
+    const previous = this.copy;
+    if (this.failure) this.options.log.info({ catalogue: this.base, since: iso(this.failure.since) }, "catalogue host answers again");
+    this.copy = copy;
+    this.failure = undefined;
+    this.breaker.success();
+    if (previous && previous.fingerprint !== copy.fingerprint) {
+      for (const listener of this.listeners) {
+        // A listener's own failure (say, rebuilding a search index) must not fail the catalogue's readers.
+        try {
+          listener();
+        } catch (error) {
+          this.options.log.error({ err: error }, "catalogue change listener failed");
+        }
+      }
+    }
+    return copy;
+  }
+
+  private failed(error: unknown): never {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.breaker.failure();
+    if (!this.failure) {
+      this.failure = { since: this.now(), error: reason };
+      if (this.copy) {
+        this.options.log.warn({ catalogue: this.base, updatedAt: iso(this.copy.fetchedAt) }, "catalogue unavailable; serving the last good copy");
+      }
+    } else this.failure.error = reason;
+    throw error;
+  }
+
+  private async fetchCopy(): Promise<Copy> {
+    const body = await this.fetchJson("/products");
+    if (!Array.isArray(body)) throw this.unavailable("/products", "response is not a list");
     const products: Product[] = [];
     for (const item of body) {
       const parsed = fakeStoreProduct.safeParse(item);
-      if (parsed.success) products.push(fromFakeStore(parsed.data));
+      if (parsed.success) products.push(this.withLocalImage(fromFakeStore(parsed.data)));
       else
         this.options.log.warn(
-          { catalogue: this.base, path: where, id: (item as { id?: unknown } | null)?.id },
+          { catalogue: this.base, path: "/products", id: (item as { id?: unknown } | null)?.id },
           "catalogue product is malformed; dropped",
         );
     }
-    return products.sort((a, b) => a.id - b.id);
+    // A list of nothing but broken products is a broken answer, not an empty shop: keep the last good copy.
+    if (body.length > 0 && products.length === 0) throw this.unavailable("/products", "no product in the response is well-formed");
+    products.sort((a, b) => a.id - b.id);
+    return {
+      products,
+      byId: new Map(products.map((p) => [p.id, p])),
+      categories: [...new Set(products.map((p) => p.category))].sort(),
+      fetchedAt: this.now(),
+      fingerprint: JSON.stringify(products),
+    };
   }
 
-  private async get(where: string, { notFoundIsNull = false } = {}): Promise<unknown> {
-    const cached = this.cache.get(where);
-    if (cached && cached.expires > Date.now()) return cached.value;
-    let pending = this.inFlight.get(where);
-    if (!pending) {
-      pending = this.fetchJson(where, notFoundIsNull).finally(() => this.inFlight.delete(where));
-      this.inFlight.set(where, pending);
-    }
+  /** The product with its image served through our image proxy, or the placeholder for a host we do not fetch from. */
+  private withLocalImage(product: Product): Product {
+    if (!this.imageProxy) return product;
+    let remote: string;
     try {
-      const value = await pending;
-      // With caching off nothing is kept, not even a copy for when the host fails.
-      if (this.options.cacheSeconds > 0) {
-        this.cache.set(where, { value, expires: Date.now() + this.options.cacheSeconds * 1000 });
-      }
-      return value;
-    } catch (error) {
-      if (cached) {
-        this.options.log.warn({ catalogue: this.base, path: where }, "catalogue unavailable; serving a stale copy");
-        return cached.value;
-      }
-      throw error;
+      remote = new URL(product.image, `${this.base}/`).href;
+    } catch {
+      return { ...product, image: PLACEHOLDER_PATH };
     }
+    const linked = this.imageProxy.link(remote);
+    if (linked) return { ...product, ...linked };
+    const { origin } = new URL(remote);
+    if (!this.refusedImageOrigins.has(origin)) {
+      this.refusedImageOrigins.add(origin);
+      this.options.log.warn(
+        { catalogue: this.base, origin },
+        "catalogue images on an origin that is not allowed; showing placeholders (add it to CATALOGUE_IMAGE_ORIGINS to show them)",
+      );
+    }
+    return { ...product, image: PLACEHOLDER_PATH };
   }
 
-  private async fetchJson(where: string, notFoundIsNull: boolean): Promise<unknown> {
+  private async fetchJson(where: string): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(this.base + where, {
@@ -111,15 +232,14 @@ export class RemoteCatalogue implements Catalogue {
       const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : String(error);
       throw this.unavailable(where, reason);
     }
-    if (notFoundIsNull && response.status === 404) return null;
     if (!response.ok) throw this.unavailable(where, `HTTP ${response.status}`);
     let text: string;
     try {
       text = await response.text();
     } catch (error) {
-      throw this.unavailable(where, `reading the body failed: ${String(error)}`);
+      const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : String(error);
+      throw this.unavailable(where, `reading the body failed: ${reason}`);
     }
-    if (notFoundIsNull && text.trim() === "") return null;
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -131,4 +251,8 @@ export class RemoteCatalogue implements Catalogue {
     this.options.log.error({ catalogue: this.base, path: where, reason }, "catalogue request failed");
     return new CatalogueUnavailableError(`Catalogue request ${where} failed: ${reason}`);
   }
+}
+
+function iso(time: number): string {
+  return new Date(time).toISOString();
 }

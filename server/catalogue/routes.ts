@@ -1,18 +1,17 @@
-import { Hono } from "hono";
-import { etag } from "hono/etag";
+import { createHash } from "node:crypto";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { type Context, Hono } from "hono";
+import { cors } from "hono/cors";
 import { z } from "zod";
+import { limitParam } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
 import { parseProductId, toFakeStore, type Product } from "./product.ts";
 
 const listQuery = z.object({
-  limit: z.coerce
-    .number({ error: "limit must be a whole number from 1 to 1000" })
-    .int("limit must be a whole number from 1 to 1000")
-    .min(1, "limit must be a whole number from 1 to 1000")
-    .max(1000, "limit must be a whole number from 1 to 1000")
-    .optional(),
-  sort: z.enum(["asc", "desc"], { error: "sort must be asc or desc" }).optional(),
+  limit: limitParam(1000).optional(),
+  // FakeStore clients send sort=DESC as often as sort=desc.
+  sort: z.preprocess((value) => (typeof value === "string" ? value.toLowerCase() : value), z.enum(["asc", "desc"], { error: "sort must be asc or desc" })).optional(),
 });
 
 function parseListQuery(query: Record<string, string>) {
@@ -27,39 +26,101 @@ export function applyListQuery(products: Product[], query: { limit?: number; sor
   return query.limit === undefined ? sorted : sorted.slice(0, query.limit);
 }
 
-/** Our catalogue in the FakeStore API's shape, so any FakeStore client can use it. */
+/** One answer, serialised, hashed and compressed once for as long as the catalogue's data is the same. */
+interface Prepared {
+  /** The product list it was made from: a different list (a refresh) means a stale answer. */
+  source: Product[];
+  json: string;
+  etag: string;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+const MAX_PREPARED = 500;
+const COMPRESS_FROM_BYTES = 1024;
+
+/** br, then gzip, when the client takes them; null for identity. */
+function encodingFor(accept: string | undefined): "br" | "gzip" | null {
+  if (!accept) return null;
+  const offered = accept.split(",").map((part) => part.trim().split(";")[0]!.toLowerCase());
+  return offered.includes("br") ? "br" : offered.includes("gzip") ? "gzip" : null;
+}
+
+/** A path with and without a trailing slash: FakeStore (Express) answers both. */
+const either = (path: string) => [path, `${path}/`];
+
+/**
+ * Our catalogue in the FakeStore API's shape, so any FakeStore client can use it, from a browser on
+ * any site too: the data is public and read-only, so every origin may read it (no credentials).
+ */
 export function catalogueRoutes(catalogue: Catalogue, publicUrl: string): Hono {
   const api = new Hono();
   const shape = (product: Product) => toFakeStore(product, publicUrl);
+  const prepared = new Map<string, Prepared>();
 
-  api.use("*", etag(), async (c, next) => {
-    await next();
-    if (c.res.status === 200) c.header("Cache-Control", "public, max-age=60");
-  });
+  /**
+   * Answers from the catalogue's current list: every request still reads it (so a remote catalogue
+   * keeps refreshing), but the JSON, its ETag and its compressed forms are made once per list and
+   * address, not per request.
+   */
+  async function answer(c: Context, build: (products: Product[]) => unknown): Promise<Response> {
+    const products = await catalogue.list();
+    const url = new URL(c.req.url);
+    const key = url.pathname + url.search;
+    let entry = prepared.get(key);
+    if (!entry || entry.source !== products) {
+      const json = JSON.stringify(build(products));
+      entry = { source: products, json, etag: `"${createHash("sha1").update(json).digest("base64url")}"` };
+      if (prepared.size >= MAX_PREPARED) prepared.clear();
+      prepared.set(key, entry);
+    }
+    c.header("ETag", entry.etag);
+    c.header("Cache-Control", "public, max-age=60");
+    c.header("Vary", "Accept-Encoding");
+    if (c.req.header("if-none-match") === entry.etag) return c.body(null, 304);
+    const encoding = entry.json.length >= COMPRESS_FROM_BYTES ? encodingFor(c.req.header("accept-encoding")) : null;
+    if (!encoding) return c.body(entry.json, 200, { "Content-Type": "application/json" });
+    const body = (entry[encoding] ??=
+      encoding === "br"
+        ? brotliCompressSync(entry.json, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
+        : gzipSync(entry.json, { level: 9 }));
+    return c.body(new Uint8Array(body), 200, { "Content-Type": "application/json", "Content-Encoding": encoding });
+  }
+
+  api.use(
+    "*",
+    cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], maxAge: 86_400 }),
+    async (c, next) => {
+      await next();
+      // The site-wide same-origin policy would stop other sites' no-cors loads of this public data.
+      c.header("Cross-Origin-Resource-Policy", "cross-origin");
+    },
+  );
 
   api.onError((error) => {
-    if (CatalogueUnavailableError.is(error)) throw new HttpError(502, "The catalogue is unavailable; try again shortly.");
+    if (error instanceof CatalogueUnavailableError) throw new HttpError(502, "The catalogue is unavailable; try again shortly.");
     throw error;
   });
 
-  api.get("/products", async (c) => {
+  api.on("GET", either("/products"), async (c) => {
     const query = parseListQuery(c.req.query());
-    return c.json(applyListQuery(await catalogue.list(), query).map(shape));
+    return answer(c, (products) => applyListQuery(products, query).map(shape));
   });
 
-  api.get("/products/categories", async (c) => c.json(await catalogue.categories()));
+  api.on("GET", either("/products/categories"), (c) => answer(c, (products) => [...new Set(products.map((p) => p.category))].sort()));
 
-  api.get("/products/category/:name", async (c) => {
+  api.on("GET", either("/products/category/:name"), async (c) => {
     const query = parseListQuery(c.req.query());
-    return c.json(applyListQuery(await catalogue.inCategory(c.req.param("name")), query).map(shape));
+    const name = c.req.param("name")!;
+    return answer(c, (products) => applyListQuery(products.filter((p) => p.category === name), query).map(shape));
   });
 
-  api.get("/products/:id", async (c) => {
-    const raw = c.req.param("id");
+  api.on("GET", either("/products/:id"), async (c) => {
+    const raw = c.req.param("id")!;
     const id = parseProductId(raw);
-    const product = id === null ? null : await catalogue.byId(id);
+    const product = id === null ? null : (await catalogue.list()).find((p) => p.id === id);
     if (!product) throw new HttpError(404, `No product with id ${JSON.stringify(raw)}.`);
-    return c.json(shape(product));
+    return answer(c, () => shape(product));
   });
 
   return api;

@@ -7,9 +7,13 @@ import type { Schema } from "./schema.ts";
 
 export type Engine = "sqlite" | "postgres";
 
+/** The driver under Kysely: better-auth takes it directly, and LISTEN/NOTIFY needs the pool. */
+export type DatabaseDriver = { engine: "sqlite"; database: SqliteDatabase.Database } | { engine: "postgres"; pool: pg.Pool };
+
 export interface AppDatabase {
   readonly engine: Engine;
   readonly db: Kysely<Schema>;
+  readonly driver: DatabaseDriver;
   /** True when the database answers a trivial query within the time limit. */
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -39,7 +43,7 @@ function openSqlite(file: string): AppDatabase {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return withCommon("sqlite", db);
+  return withCommon({ engine: "sqlite", database: sqlite }, db);
 }
 
 function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>): AppDatabase {
@@ -52,13 +56,14 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>): 
   // An idle client losing its connection must not take the process down; the pool replaces it.
   pool.on("error", () => {});
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return withCommon("postgres", db);
+  return withCommon({ engine: "postgres", pool }, db);
 }
 
-function withCommon(engine: Engine, db: Kysely<Schema>): AppDatabase {
+function withCommon(driver: DatabaseDriver, db: Kysely<Schema>): AppDatabase {
   return {
-    engine,
+    engine: driver.engine,
     db,
+    driver,
     async ping(timeoutMs = 2_000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<false>((resolve) => {

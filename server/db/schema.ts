@@ -1,10 +1,45 @@
+import type { ColumnType } from "kysely";
+
 /** The tables as Kysely sees them; migrations.ts creates them. */
 export interface Schema {
   settings: SettingsTable;
+  payments: PaymentsTable;
+  orders: OrdersTable;
 }
 
 /** Values the server generates once and every instance shares (e.g. the auth secret). */
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+/** bigint: PostgreSQL's driver reads it as a string, SQLite's as a number; written as a number. */
+type Bigint = ColumnType<string | number, number, number>;
+
+/** One payment intent per checkout attempt, with the basket as the server priced it. */
+export interface PaymentsTable {
+  id: string;
+  user_id: string;
+  gateway: string;
+  amount: number;
+  currency: string;
+  /** JSON: the priced basket snapshot (BasketLine[]). */
+  basket: string;
+  status: string;
+  /** sha256 of the test gateway's client secret; the secret itself is never stored. */
+  client_secret_hash: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  created: Bigint;
+  updated: Bigint;
+}
+
+export interface OrdersTable {
+  /** The payment intent id. */
+  id: string;
+  user_id: string;
+  amount: number;
+  basket: string;
+  created: Bigint;
+  placed: Bigint;
 }

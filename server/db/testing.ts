@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { inject } from "vitest";
+import { afterEach, inject } from "vitest";
 import { type AppDatabase, type Engine, openDatabase } from "./database.ts";
 import { migrateToLatest } from "./migrations.ts";
 
@@ -47,4 +47,39 @@ async function admin(url: string, statement: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Runs `use` with the URL of a fresh schema on the test PostgreSQL server (for processes started
+ * with DATABASE_URL), dropping the schema afterwards.
+ */
+export async function withPostgresSchema<T>(prefix: string, run: (databaseUrl: string, schema: string) => Promise<T>): Promise<T> {
+  const { databaseUrl, schema, drop } = await createPostgresSchema(prefix);
+  try {
+    return await run(databaseUrl, schema);
+  } finally {
+    await drop();
+  }
+}
+
+/** A fresh schema on the test PostgreSQL server: its DATABASE_URL, its name, and how to drop it. */
+export async function createPostgresSchema(prefix: string): Promise<{ databaseUrl: string; schema: string; drop(): Promise<void> }> {
+  const url = inject("postgresUrl");
+  if (!url) throw new Error("createPostgresSchema called but no PostgreSQL server answered");
+  const schema = `${prefix}_${randomBytes(5).toString("hex")}`;
+  await admin(url, `create schema ${schema}`);
+  return {
+    databaseUrl: `${url}${url.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    schema,
+    drop: () => admin(url, `drop schema ${schema} cascade`),
+  };
+}
+
+/** Registers clean-ups for the current test file's tests; each runs after its test, last first. */
+export function cleanupAfterEach(): (cleanup: () => Promise<void>) => void {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    while (cleanups.length) await cleanups.pop()!();
+  });
+  return (cleanup) => void cleanups.push(cleanup);
 }

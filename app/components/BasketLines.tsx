@@ -1,0 +1,17 @@
+import type { BasketItem } from "../basket/reducer.ts";
+import { ProductCard } from "./ProductCard.tsx";
+import "./BasketLines.css";
+
+/** A basket as checkout and the orders list show it: flexed cards (spec section 2), each with its quantity. */
+export function BasketLines({ lines, className = "" }: { lines: readonly BasketItem[]; className?: string }) {
+  return (
+    <ul className={`basket-lines ${className}`.trim()}>
+      {lines.map((line) => (
+        <li key={line.id}>
+          <ProductCard product={line} flex headingLevel={3} />
+          <p className="basket-lines__quantity">Quantity: {line.amount}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { type RunningServer, startServer } from "../server/test-support/server-process.ts";
+
+/** Where Debian's nginx package puts the binary; NGINX_PATH overrides it. */
+export function nginxBinary(): string | null {
+  const candidates = [process.env.NGINX_PATH, "/usr/sbin/nginx", "/usr/bin/nginx"].filter((p): p is string => Boolean(p));
+  return candidates.find((p) => fs.existsSync(p)) ?? null;
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface Instance {
+  name: string;
+  port: number;
+  url: string;
+  server: RunningServer | null;
+  /** Starts (or starts again) this instance on its port. */
+  start(): Promise<void>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface Cluster {
+  /** nginx's address: what shoppers use. */
+  url: string;
+  instances: Instance[];
+  close(): Promise<void>;
+}
+
+function nginxConfig(dir: string, port: number, upstreams: number[]): string {
+  // The same proxying as deploy/nginx.conf, for instances on this machine and a throwaway prefix.
+  const proxied = `
+      proxy_pass http://storefront;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;`;
+  return `
+daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  upstream storefront {
+${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join("\n")}
+    keepalive 16;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    client_max_body_size 1m;
+    location / {${proxied}
+      proxy_next_upstream error timeout http_502 http_503;
+    }
+    location = /api/orders/stream {${proxied}
+      proxy_buffering off;
+      proxy_cache off;
+      proxy_read_timeout 1h;
+    }
+  }
+}
+`;
+}
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(url).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/**
+ * N Storefront instances (the production build) on one PostgreSQL behind a local nginx, all on
+ * 127.0.0.1, without Docker: for `npm run scale:demo` and the scale-out tests.
+ */
+export async function startCluster(options: { databaseUrl: string; instances?: number; env?: Record<string, string> }): Promise<Cluster> {
+  const nginx = nginxBinary();
+  if (!nginx) throw new Error("The scale-out set-up needs nginx (Debian: apt-get install -y nginx) or NGINX_PATH.");
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const ports = await Promise.all(Array.from({ length: options.instances ?? 2 }, () => freePort()));
+  const instances: Instance[] = ports.map((instancePort, i) => {
+    const instance: Instance = {
+      name: `app${i + 1}`,
+      port: instancePort,
+      url: `http://127.0.0.1:${instancePort}`,
+      server: null,
+      async start() {
+        instance.server = await startServer({
+          DATABASE_URL: options.databaseUrl,
+          PORT: String(instancePort),
+          PUBLIC_URL: url,
+          TRUST_PROXY: "1",
+          INSTANCE_NAME: instance.name,
+          DATA_DIR: os.tmpdir(),
+          ...options.env,
+        });
+      },
+      async stop(signal = "SIGTERM") {
+        await instance.server?.stop(signal);
+        instance.server = null;
+      },
+    };
+    return instance;
+  });
+  // One at a time, so the first start's migrations are not raced by the second's.
+  for (const instance of instances) await instance.start();
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-nginx-"));
+  fs.writeFileSync(path.join(dir, "nginx.conf"), nginxConfig(dir, port, ports));
+  execFileSync(nginx, ["-t", "-q", "-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")]);
+  const proxy: ChildProcess = spawn(nginx, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")], {
+    stdio: "ignore",
+  });
+  const proxyExited = new Promise<void>((resolve) => proxy.on("exit", () => resolve()));
+  await waitForHttp(`${url}/api/health`, 10_000);
+
+  return {
+    url,
+    instances,
+    async close() {
+      proxy.kill("SIGQUIT");
+      await Promise.race([proxyExited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
+      if (proxy.exitCode === null) proxy.kill("SIGKILL");
+      await Promise.all(instances.map((instance) => instance.stop()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,292 @@
+import type { HttpBindings } from "@hono/node-server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type AppDatabase } from "../db/database.ts";
+import { cleanupAfterEach, freshDatabase, testEngines } from "../db/testing.ts";
+import { TEST_ORIGIN, testApp } from "../test-support/app.ts";
+import { builtPages } from "../test-support/pages.ts";
+
+type App = Awaited<ReturnType<typeof testApp>>["app"];
+
+/** What node:http would hand the app for a request from `ip`. */
+const fromClient = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } }) as unknown as HttpBindings;
+
+const json = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  headers: { "content-type": "application/json", origin: TEST_ORIGIN, ...headers },
+  body: typeof body === "string" ? body : JSON.stringify(body),
+});
+
+const sessionCookie = (response: Response) =>
+  response.headers.getSetCookie().find((c) => /^(__Secure-)?storefront\.session_token=/.test(c)) ?? "";
+const cookiePair = (setCookie: string) => setCookie.split(";")[0]!;
+
+async function userCount(database: AppDatabase): Promise<number> {
+  const row = await database.db
+    .selectFrom("user" as never)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describe.each(testEngines())("accounts on %s", (engine) => {
+  const cleanup = cleanupAfterEach();
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function setup(env: Record<string, string> = {}, options: { ssr?: boolean } = {}) {
+    const database = await freshDatabase(engine);
+    cleanup(database.drop);
+    const { app } = await testApp({ database, env, ssr: options.ssr ? await builtPages() : undefined });
+    return { app, database };
+  }
+
+  async function register(app: App, email = "ada@example.com", password = "correct horse") {
+    const response = await app.request("/api/auth/sign-up/email", json({ email, password, name: email }), fromClient("10.0.0.1"));
+    expect(response.status).toBe(200);
+    return cookiePair(sessionCookie(response));
+  }
+
+  const session = async (app: App, cookie: string) =>
+    (await (await app.request("/api/auth/get-session", { headers: { cookie } })).json()) as { user?: { email: string } } | null;
+
+  it("sets an HttpOnly, SameSite=Lax session cookie, not Secure over http", async () => {
+    const { app } = await setup();
+    const response = await app.request("/api/auth/sign-up/email", json({ email: "ada@example.com", password: "correct horse", name: "ada" }));
+    const cookie = sessionCookie(response);
+    expect(cookie).toMatch(/^storefront\.session_token=/);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Lax");
+    expect(cookie).not.toContain("Secure");
+  });
+
+  it("makes the session cookie Secure when PUBLIC_URL is https", async () => {
+    const { app } = await setup({ PUBLIC_URL: "https://shop.example" });
+    const response = await app.request(
+      "/api/auth/sign-up/email",
+      json({ email: "ada@example.com", password: "correct horse", name: "ada" }, { origin: "https://shop.example" }),
+    );
+    const cookie = sessionCookie(response);
+    expect(cookie).toMatch(/^__Secure-storefront\.session_token=/);
+    expect(cookie).toContain("; Secure");
+    expect(cookie).toContain("HttpOnly");
+  });
+
+  it("gives a new session token at every sign-in, and a signed-out session no longer works", async () => {
+    const { app } = await setup();
+    const registered = await register(app);
+    expect((await session(app, registered))?.user?.email).toBe("ada@example.com");
+
+    const signIn = async () =>
+      cookiePair(sessionCookie(await app.request("/api/auth/sign-in/email", json({ email: "ada@example.com", password: "correct horse" }))));
+    const first = await signIn();
+    const second = await signIn();
+    expect(new Set([registered, first, second]).size).toBe(3);
+
+    const out = await app.request("/api/auth/sign-out", { method: "POST", headers: { cookie: first, origin: TEST_ORIGIN } });
+    expect(out.status).toBe(200);
+    expect(await session(app, first)).toBeNull();
+    // Signing out ends that session only, not the user's others.
+    expect((await session(app, second))?.user?.email).toBe("ada@example.com");
+  });
+
+  it("refuses state-changing requests from another origin, on better-auth's routes and on ours", async () => {
+    const { app, database } = await setup();
+    const evil = { origin: "https://evil.example" };
+    const signUp = await app.request("/api/auth/sign-up/email", json({ email: "eve@example.com", password: "correct horse", name: "eve" }, evil));
+    expect(signUp.status).toBe(403);
+    const signIn = await app.request("/api/auth/sign-in/email", json({ email: "eve@example.com", password: "correct horse" }, evil));
+    expect(signIn.status).toBe(403);
+    expect(await signIn.json()).toEqual({ error: "Requests from other sites are not allowed." });
+    const ours = await app.request("/api/health", json({}, evil));
+    expect(ours.status).toBe(403);
+    const fetchMetadata = await app.request("/api/auth/sign-in/email", json({ email: "e@example.com", password: "x" }, { "sec-fetch-site": "cross-site" }));
+    expect(fetchMetadata.status).toBe(403);
+    expect(await userCount(database)).toBe(0);
+  });
+
+  it("rate-limits sign-in per client: 429 after the burst, others unaffected, forged X-Forwarded-For ignored, open again after the window", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { app } = await setup({ AUTH_RATE_LIMIT_MAX: "3", AUTH_RATE_LIMIT_WINDOW_SECONDS: "60" });
+    await register(app);
+    const attempt = (ip: string, headers: Record<string, string> = {}) =>
+      app.request("/api/auth/sign-in/email", json({ email: "ada@example.com", password: "wrong password" }, headers), fromClient(ip));
+
+    for (let i = 0; i < 3; i++) expect((await attempt("10.0.0.7")).status).toBe(401);
+    const limited = await attempt("10.0.0.7");
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ message: "Too many requests. Please try again later." });
+    // A forged header does not make the same client look like another one.
+    expect((await attempt("10.0.0.7", { "x-forwarded-for": "203.0.113.9" })).status).toBe(429);
+    // Another client is not locked out by someone else's burst, and can still sign in.
+    expect((await attempt("10.0.0.8")).status).toBe(401);
+    const good = await app.request("/api/auth/sign-in/email", json({ email: "ada@example.com", password: "correct horse" }), fromClient("10.0.0.8"));
+    expect(good.status).toBe(200);
+
+    vi.setSystemTime(Date.now() + 61_000);
+    expect((await attempt("10.0.0.7")).status).toBe(401);
+  });
+
+  it("believes X-Forwarded-For only behind TRUST_PROXY, and then only the entry our proxy wrote", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { app } = await setup({ AUTH_RATE_LIMIT_MAX: "2", TRUST_PROXY: "1" });
+    const proxy = "127.0.0.1";
+    const attempt = (forwardedFor: string) =>
+      app.request(
+        "/api/auth/sign-in/email",
+        json({ email: "nobody@example.com", password: "wrong password" }, { "x-forwarded-for": forwardedFor }),
+        fromClient(proxy),
+      );
+    expect((await attempt("198.51.100.1")).status).toBe(401);
+    expect((await attempt("198.51.100.1")).status).toBe(401);
+    expect((await attempt("198.51.100.1")).status).toBe(429);
+    // The client prepends a made-up address; nginx appends the real one, which is what counts.
+    expect((await attempt("203.0.113.50, 198.51.100.1")).status).toBe(429);
+    // A different real client behind the same proxy has its own allowance.
+    expect((await attempt("198.51.100.2")).status).toBe(401);
+  });
+
+  it.each([
+    ["no body", undefined],
+    ["malformed JSON", "{oops"],
+    ["missing fields", {}],
+    ["missing password", { email: "a@example.com" }],
+    ["a number for the email", { email: 42, password: "correct horse", name: "x" }],
+    ["an array for the email", { email: ["a@example.com"], password: "correct horse", name: "x" }],
+    ["an object for the password", { email: "a@example.com", password: { $ne: "" }, name: "x" }],
+    ["an invalid email", { email: "not-an-email", password: "correct horse", name: "x" }],
+    ["a short password", { email: "a@example.com", password: "short", name: "x" }],
+    ["a 200-character password", { email: "a@example.com", password: "p".repeat(200), name: "x" }],
+    ["a JSON array body", [1, 2, 3]],
+    ["a 10 MB body", { email: "a@example.com", password: "correct horse", name: "x".repeat(10 * 1024 * 1024) }],
+  ])("answers bad input (%s) to sign-up and sign-in with a 4xx and creates nothing", async (_label, body) => {
+    const { app, database } = await setup();
+    for (const path of ["/api/auth/sign-up/email", "/api/auth/sign-in/email"]) {
+      const init = body === undefined ? { method: "POST", headers: { origin: TEST_ORIGIN } } : json(body);
+      const response = await app.request(path, init);
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expect(response.status, path).toBeLessThan(500);
+      expect(sessionCookie(response), path).toBe("");
+    }
+    expect(await userCount(database)).toBe(0);
+  });
+
+  it("answers sign-out and get-session without a session calmly", async () => {
+    const { app } = await setup();
+    const session = await app.request("/api/auth/get-session");
+    expect(session.status).toBe(200);
+    expect(await session.json()).toBeNull();
+    const out = await app.request("/api/auth/sign-out", { method: "POST", headers: { origin: TEST_ORIGIN } });
+    expect(out.status).toBeLessThan(500);
+  });
+
+  it("accepts sessions made by another app instance on the same database (shared secret)", async () => {
+    const { app, database } = await setup();
+    const cookie = await register(app);
+    const { app: second } = await testApp({ database });
+    expect((await session(second, cookie))?.user?.email).toBe("ada@example.com");
+  });
+});
+
+describe.each(testEngines())("the sign-in page on %s", (engine) => {
+  const cleanup = cleanupAfterEach();
+
+  async function setup() {
+    const database = await freshDatabase(engine);
+    cleanup(database.drop);
+    const { app } = await testApp({ database, ssr: await builtPages() });
+    await app.request("/api/auth/sign-up/email", json({ email: "ada@example.com", password: "correct horse", name: "ada" }));
+    return app;
+  }
+
+  const form = (fields: Record<string, string>) => ({
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: TEST_ORIGIN },
+    body: new URLSearchParams(fields).toString(),
+  });
+
+  it.each(["//evil.example", "https://evil.example", "/\\evil.example", "\\\\evil.example", "http:evil.example", "//evil.example/%2e%2e"])(
+    "lands on / after signing in with redirectTo=%s",
+    async (target) => {
+      const app = await setup();
+      const response = await app.request(
+        `${TEST_ORIGIN}/auth?redirectTo=${encodeURIComponent(target)}`,
+        form({ intent: "signin", email: "ada@example.com", password: "correct horse", redirectTo: target }),
+      );
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/");
+    },
+  );
+
+  it("returns to the protected page it came from, with the session cookie, and the server HTML greets the user", async () => {
+    const app = await setup();
+    const anonymous = await app.request("/orders");
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("location")).toBe("/auth?redirectTo=%2Forders");
+    const response = await app.request(
+      `${TEST_ORIGIN}/auth?redirectTo=%2Forders`,
+      form({ intent: "signin", email: "ada@example.com", password: "correct horse", redirectTo: "/orders" }),
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/orders");
+    const cookie = cookiePair(sessionCookie(response));
+    const orders = await app.request("/orders", { headers: { cookie } });
+    expect(orders.status).toBe(200);
+    const html = await orders.text();
+    expect(html).toContain("Hello <!-- -->ada");
+    expect(html).toContain("Sign Out");
+    expect(html).not.toContain("Hello, Sign In");
+    // Client-side navigations fetch the same data through React Router's .data requests.
+    const data = await app.request("/orders.data", { headers: { cookie } });
+    expect(await data.text()).toContain('"ada@example.com"');
+  });
+
+  it("shows the provider's message with the status it gave when the password is wrong", async () => {
+    const app = await setup();
+    const response = await app.request(`${TEST_ORIGIN}/auth`, form({ intent: "signin", email: "ada@example.com", password: "wrong password" }));
+    expect(response.status).toBe(401);
+    expect(await response.text()).toMatch(/role="alert">Invalid email or password</);
+  });
+
+  it("signing in as someone else on /auth replaces the session: the old one no longer works", async () => {
+    const app = await setup();
+    await app.request("/api/auth/sign-up/email", json({ email: "bea@example.com", password: "correct horse", name: "bea" }));
+    const signInAs = async (email: string, cookie?: string) => {
+      const response = await app.request(`${TEST_ORIGIN}/auth`, {
+        ...form({ intent: "signin", email, password: "correct horse" }),
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}) },
+      });
+      expect(response.status).toBe(302);
+      return cookiePair(sessionCookie(response));
+    };
+    const ada = await signInAs("ada@example.com");
+    const bea = await signInAs("bea@example.com", ada);
+    const who = async (cookie: string) =>
+      ((await (await app.request("/api/auth/get-session", { headers: { cookie } })).json()) as { user?: { email: string } } | null)?.user?.email;
+    expect(await who(bea)).toBe("bea@example.com");
+    expect(await who(ada)).toBeUndefined();
+  });
+
+  it("accepts the sign-in form behind a TLS proxy, where this process sees http and the browser https", async () => {
+    const database = await freshDatabase(engine);
+    cleanup(database.drop);
+    const { app } = await testApp({ database, ssr: await builtPages(), env: { PUBLIC_URL: "https://shop.example" } });
+    await app.request("/api/auth/sign-up/email", json({ email: "ada@example.com", password: "correct horse", name: "ada" }, { origin: "https://shop.example" }));
+    const response = await app.request("http://10.0.0.5:3000/auth", {
+      ...form({ intent: "signin", email: "ada@example.com", password: "correct horse" }),
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://shop.example" },
+    });
+    expect(response.status).toBe(302);
+    expect(sessionCookie(response)).toMatch(/^__Secure-storefront\.session_token=/);
+  });
+
+  it("refuses a sign-in form posted from another site", async () => {
+    const app = await setup();
+    const response = await app.request(`${TEST_ORIGIN}/auth`, {
+      ...form({ intent: "signin", email: "ada@example.com", password: "correct horse" }),
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" },
+    });
+    expect(response.status).toBe(403);
+    expect(sessionCookie(response)).toBe("");
+  });
+});

@@ -1,0 +1,175 @@
+import { betterAuth } from "better-auth";
+import { getSessionCookie } from "better-auth/cookies";
+import { getMigrations } from "better-auth/db/migration";
+import { sql } from "kysely";
+import type { Config } from "../config.ts";
+import type { AppDatabase } from "../db/database.ts";
+import { generatedSetting } from "../db/settings.ts";
+import type { Logger } from "../log.ts";
+
+/** The signed-in shopper as the app sees them (spec section 3): uid and email, nothing else. */
+export interface SessionUser {
+  uid: string;
+  email: string;
+}
+
+/** What a sign-in, registration or sign-out gives the page that asked for it. */
+export type AuthResult =
+  | { ok: true; user: SessionUser | null; setCookies: string[] }
+  | { ok: false; status: number; message: string };
+
+/** The header our HTTP layer fills with the client's address; anything a client sends under it is dropped. */
+export const CLIENT_IP_HEADER = "x-storefront-client-ip";
+const COOKIE_PREFIX = "storefront";
+const AUTH_BASE_PATH = "/api/auth";
+const MIGRATION_LOCK = 0x53_74_6f_72; // "Stor": one PostgreSQL advisory lock for concurrent first starts
+
+export type AuthSettings = Pick<
+  Config,
+  "PUBLIC_URL" | "TRUSTED_ORIGINS" | "AUTH_RATE_LIMIT_MAX" | "AUTH_RATE_LIMIT_WINDOW_SECONDS"
+>;
+
+function createBetterAuth(database: AppDatabase, secret: string, settings: AuthSettings, log: Logger) {
+  const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };
+  return betterAuth({
+    appName: "Storefront",
+    baseURL: settings.PUBLIC_URL,
+    basePath: AUTH_BASE_PATH,
+    secret,
+    database: database.driver.engine === "sqlite" ? database.driver.database : database.driver.pool,
+    trustedOrigins: settings.TRUSTED_ORIGINS,
+    telemetry: { enabled: false },
+    logger: {
+      log: (level, message) => {
+        if (level === "error") log.error({ source: "better-auth" }, message);
+        else if (level === "warn") log.warn({ source: "better-auth" }, message);
+        else log.debug({ source: "better-auth" }, message);
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+    },
+    rateLimit: {
+      enabled: true,
+      // In the database, so the limit holds across every instance on one PostgreSQL.
+      storage: "database",
+      window: 60,
+      max: 100,
+      customRules: { "/sign-in/email": limit, "/sign-up/email": limit },
+    },
+    advanced: {
+      cookiePrefix: COOKIE_PREFIX,
+      useSecureCookies: settings.PUBLIC_URL.startsWith("https:"),
+      // The address comes from our HTTP layer (socket, or X-Forwarded-For only behind TRUST_PROXY).
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+    },
+  });
+}
+
+type BetterAuth = ReturnType<typeof createBetterAuth>;
+
+/**
+ * Accounts: better-auth in our own server, sessions in our database. Pages reach it in-process
+ * through these methods, which answer results rather than throwing; browsers and other clients
+ * reach better-auth's own routes under /api/auth through `handler`.
+ */
+export class AuthService {
+  private constructor(
+    private readonly auth: BetterAuth,
+    private readonly settings: AuthSettings,
+  ) {}
+
+  /** Builds better-auth on `database`, creating its tables and its secret the first time. */
+  static async create(database: AppDatabase, settings: AuthSettings, log: Logger): Promise<AuthService> {
+    const secret = await generatedSetting(database.db, "auth_secret");
+    const auth = createBetterAuth(database, secret, settings, log);
+    await migrateAuthTables(database, auth);
+    return new AuthService(auth, settings);
+  }
+
+  /** better-auth's own routes (/api/auth/*), given the untouched request. */
+  handler(request: Request): Promise<Response> {
+    return this.auth.handler(request);
+  }
+
+  /** True when the request carries a session cookie at all: without one there is nothing to look up. */
+  hasSessionCookie(headers: Headers): boolean {
+    return getSessionCookie(headers, { cookiePrefix: COOKIE_PREFIX }) !== null;
+  }
+
+  /** The user of the request's session, or null when it has none or it is no longer valid. */
+  async sessionUser(headers: Headers): Promise<SessionUser | null> {
+    if (!this.hasSessionCookie(headers)) return null;
+    const session = await this.auth.api.getSession({ headers });
+    return session ? { uid: session.user.id, email: session.user.email } : null;
+  }
+
+  /**
+   * Signs in. `replacing` is the request's cookie header when someone was already signed in on it:
+   * that session is revoked once the new one exists, so switching accounts leaves nothing behind.
+   */
+  async signIn(email: string, password: string, clientIp: string, replacing?: Headers): Promise<AuthResult> {
+    const result = await this.call("/sign-in/email", { email, password }, clientIp);
+    if (result.ok && replacing && this.hasSessionCookie(replacing)) await this.auth.api.signOut({ headers: replacing }).catch(() => {});
+    return result;
+  }
+
+  /**
+   * better-auth wants a name; the shop never shows it (the header derives "Hello {name}" from the
+   * email, spec section 1), so it is the email.
+   */
+  signUp(email: string, password: string, clientIp: string): Promise<AuthResult> {
+    return this.call("/sign-up/email", { email, password, name: email }, clientIp);
+  }
+
+  signOut(headers: Headers, clientIp: string): Promise<AuthResult> {
+    return this.call("/sign-out", {}, clientIp, headers.get("cookie"));
+  }
+
+  /**
+   * Runs one of better-auth's endpoints as a browser request would, so a page's form gets exactly
+   * what the HTTP API gives: the same validation, origin check, rate limit and cookies.
+   */
+  private async call(path: string, body: object, clientIp: string, cookie?: string | null): Promise<AuthResult> {
+    const origin = new URL(this.settings.PUBLIC_URL).origin;
+    const headers = new Headers({ "content-type": "application/json", origin, [CLIENT_IP_HEADER]: clientIp });
+    if (cookie) headers.set("cookie", cookie);
+    const response = await this.auth.handler(
+      new Request(`${origin}${AUTH_BASE_PATH}${path}`, { method: "POST", headers, body: JSON.stringify(body) }),
+    );
+    const payload = (await response.json().catch(() => null)) as {
+      user?: { id?: unknown; email?: unknown };
+      message?: unknown;
+    } | null;
+    if (!response.ok) {
+      const message = typeof payload?.message === "string" && payload.message ? payload.message : "Something went wrong. Please try again.";
+      return { ok: false, status: response.status, message };
+    }
+    const user =
+      typeof payload?.user?.id === "string" && typeof payload.user.email === "string"
+        ? { uid: payload.user.id, email: payload.user.email }
+        : null;
+    return { ok: true, user, setCookies: response.headers.getSetCookie() };
+  }
+}
+
+/**
+ * Creates better-auth's tables (a no-op once they exist). Several instances starting together on
+ * one PostgreSQL take turns under an advisory lock, so none sees a half-made schema.
+ */
+async function migrateAuthTables(database: AppDatabase, auth: BetterAuth): Promise<void> {
+  const migrate = async () => (await getMigrations(auth.options)).runMigrations();
+  if (database.engine === "sqlite") return migrate();
+  await database.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+    try {
+      await migrate();
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
+    }
+  });
+}

@@ -1,0 +1,35 @@
+import type { Logger } from "../log.ts";
+import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
+import { parseProductId, type Product } from "./product.ts";
+
+/**
+ * The catalogue as pages read it. Spec section 8: a catalogue fetch error is logged only (the
+ * adapter logs it) and the page shows its fallback (the empty list, "Product not found."). The
+ * app never sees the server's error classes; any other error is a real bug and propagates.
+ */
+export interface CatalogueForPages {
+  list(): Promise<Product[]>;
+  inCategory(name: string): Promise<Product[]>;
+  /** The product named by a URL segment, or null for a malformed or unknown id. */
+  product(rawId: string): Promise<Product | null>;
+}
+
+export function catalogueForPages(catalogue: Catalogue, log: Logger): CatalogueForPages {
+  async function read<T>(what: () => Promise<T>, fallback: T): Promise<T> {
+    try {
+      return await what();
+    } catch (error) {
+      if (!(error instanceof CatalogueUnavailableError)) throw error;
+      log.debug({ reason: error.message }, "catalogue unavailable; page shows its fallback");
+      return fallback;
+    }
+  }
+  return {
+    list: () => read(() => catalogue.list(), []),
+    inCategory: (name) => read(() => catalogue.inCategory(name), []),
+    product: (rawId) => {
+      const id = parseProductId(rawId);
+      return id === null ? Promise.resolve(null) : read(() => catalogue.byId(id), null);
+    },
+  };
+}

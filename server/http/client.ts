@@ -1,0 +1,18 @@
+import net from "node:net";
+import type { HttpBindings } from "@hono/node-server";
+
+/**
+ * The client's address: the socket's peer, or, behind `trustProxy` proxies of our own, the entry
+ * the outermost of them wrote into X-Forwarded-For. Entries to the left of it are whatever the
+ * client sent, so they are never believed: a forged header cannot pass for another client.
+ */
+export function clientAddress(env: Partial<HttpBindings> | undefined, forwardedFor: string | undefined, trustProxy: number): string {
+  const socket = env?.incoming?.socket?.remoteAddress ?? "unknown";
+  if (trustProxy === 0 || !forwardedFor) return socket;
+  const hops = forwardedFor
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const client = hops[hops.length - trustProxy];
+  return client && net.isIP(client) ? client : socket;
+}

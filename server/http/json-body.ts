@@ -1,0 +1,23 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { HttpError } from "../http-error.ts";
+
+/**
+ * The request's JSON body checked against `schema`, or a 400 naming what is wrong. Each route
+ * reads its own body with this; nothing parses bodies globally, so raw bodies stay readable.
+ */
+export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await c.req.text());
+  } catch {
+    throw new HttpError(400, "The request body is not valid JSON.");
+  }
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+    throw new HttpError(400, `${where}${issue.message}`);
+  }
+  return result.data;
+}

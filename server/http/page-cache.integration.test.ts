@@ -1,0 +1,78 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
+import { TEST_ORIGIN, signUp, testApp } from "../test-support/app.ts";
+import { builtPages } from "../test-support/pages.ts";
+
+/** The embedded catalogue, with a way to announce a change as a remote refresh would. */
+class ChangingCatalogue extends EmbeddedCatalogue {
+  private readonly listeners = new Set<() => void>();
+  override onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+  change() {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+let app: Awaited<ReturnType<typeof testApp>>["app"];
+const catalogue = new ChangingCatalogue();
+beforeAll(async () => {
+  ({ app } = await testApp({ catalogue, ssr: await builtPages() }));
+});
+
+async function page(path: string, init: RequestInit = {}) {
+  const response = await app.request(`${TEST_ORIGIN}${path}`, init);
+  const html = await response.text();
+  const csp = response.headers.get("content-security-policy") ?? "";
+  const headerNonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  const pageNonces = [...new Set([...html.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]))];
+  return { status: response.status, cache: response.headers.get("x-page-cache"), html, headerNonce, pageNonces };
+}
+
+describe("the anonymous page cache", () => {
+  it("renders an anonymous GET once and serves it again, each time with a fresh nonce matching its own CSP", async () => {
+    const first = await page("/products/2");
+    expect(first.cache).toBe("miss");
+    const second = await page("/products/2");
+    const third = await page("/products/2");
+    expect([second.cache, third.cache]).toEqual(["hit", "hit"]);
+    const nonces = [first, second, third].map((p) => p.headerNonce);
+    expect(new Set(nonces).size).toBe(3);
+    for (const p of [first, second, third]) expect(p.pageNonces).toEqual([p.headerNonce]);
+    expect(second.html.replaceAll(second.headerNonce!, "N")).toBe(first.html.replaceAll(first.headerNonce!, "N"));
+  });
+
+  it("never serves or keeps a page for a request with a session cookie", async () => {
+    const cookie = await signUp(app, "cached@example.com");
+    await page("/products/3");
+    const signedIn = await page("/products/3", { headers: { cookie } });
+    expect(signedIn.cache).toBeNull();
+    expect(signedIn.html).toContain("Hello <!-- -->cached");
+    expect((await page("/products/3")).html).toContain("Hello, Sign In");
+  });
+
+  it("never serves a write from it, and keeps no error page", async () => {
+    await page("/auth");
+    const post = await page("/auth", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: TEST_ORIGIN },
+      body: "intent=signin&email=nobody%40example.com&password=wrong-password",
+    });
+    expect(post.cache).toBeNull();
+    expect(post.html).toContain("Invalid email or password");
+    const missing = await page("/no-such-page");
+    expect(missing.status).toBe(404);
+    expect((await page("/no-such-page")).cache).toBeNull();
+    const redirected = await app.request(`${TEST_ORIGIN}/orders`);
+    expect(redirected.status).toBe(302);
+    expect(redirected.headers.get("x-page-cache")).toBeNull();
+  });
+
+  it("is dropped when the catalogue's data changes", async () => {
+    await page("/results/jewelery");
+    expect((await page("/results/jewelery")).cache).toBe("hit");
+    catalogue.change();
+    expect((await page("/results/jewelery")).cache).toBe("miss");
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Rendered HTML for anonymous visitors. The basket is client state, so a page without a session
+ * is the same for everyone, except for the Content-Security-Policy nonce, which must be fresh in
+ * every response: the cached copy keeps a placeholder where the nonce was, and each hit gets its
+ * own response's nonce put back. Bounded by entries and bytes (least recently used goes first),
+ * and emptied whenever the catalogue's data changes.
+ */
+export class PageCache {
+  private readonly entries = new Map<string, { html: string; headers: [string, string][]; status: number }>();
+  private bytes = 0;
+
+  constructor(private readonly limits: { maxEntries: number; maxBytes: number } = { maxEntries: 500, maxBytes: 32 * 1024 * 1024 }) {}
+
+  /** A cached page for `key` with `nonce` in it, or null. */
+  get(key: string, nonce: string): Response | null {
+    const entry = this.entries.get(key);
+    if (!entry) return null;
+    // Most recently used last, so the first key is the one to drop.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    const headers = new Headers(entry.headers);
+    headers.set("X-Page-Cache", "hit");
+    return new Response(entry.html.replaceAll(PLACEHOLDER, nonce), { status: entry.status, headers });
+  }
+
+  /**
+   * Keeps `response` (a page rendered with `nonce`) when it may be shared: 200, HTML, no cookie set.
+   * Returns the response to send, which is the same page either way.
+   */
+  async put(key: string, nonce: string, response: Response): Promise<Response> {
+    const shareable =
+      response.status === 200 && response.headers.get("content-type")?.startsWith("text/html") && !response.headers.has("set-cookie") && nonce !== "";
+    if (!shareable) return response;
+    const html = await response.text();
+    const headers = [...response.headers].filter(([name]) => name !== "content-length");
+    const stored = html.replaceAll(nonce, PLACEHOLDER);
+    this.remove(key);
+    this.entries.set(key, { html: stored, headers, status: response.status });
+    this.bytes += stored.length;
+    while (this.entries.size > this.limits.maxEntries || this.bytes > this.limits.maxBytes) this.remove(this.entries.keys().next().value!);
+    const sent = new Headers(headers);
+    sent.set("X-Page-Cache", "miss");
+    return new Response(html, { status: response.status, headers: sent });
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private remove(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.bytes -= entry.html.length;
+    this.entries.delete(key);
+  }
+}
+
+/** Stands where a response's nonce was; no nonce (base64) can contain it. */
+const PLACEHOLDER = "\u0000storefront-nonce\u0000";

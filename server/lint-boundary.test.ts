@@ -1,0 +1,30 @@
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+// The app/server boundary is enforced by the project's ESLint config; these prove the rule bites.
+const eslint = new ESLint();
+
+async function boundaryErrors(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === "@typescript-eslint/no-restricted-imports").map((m) => m.message);
+}
+
+describe("the app/server boundary", () => {
+  it("refuses a value import from server/ in app/", async () => {
+    const errors = await boundaryErrors(
+      'import { parseProductId } from "../../server/catalogue/product.ts";\nexport const parse = parseProductId;\n',
+      "app/routes/example.tsx",
+    );
+    expect(errors).toEqual([expect.stringContaining("app/ may import only types from server/")]);
+  });
+
+  it("allows a type import from server/ in app/", async () => {
+    const code = 'import type { Product } from "../../server/catalogue/product.ts";\nexport const none: Product | null = null;\n';
+    expect(await boundaryErrors(code, "app/routes/example.tsx")).toEqual([]);
+  });
+
+  it("refuses any import from app/ in server/", async () => {
+    const code = 'import { formatCents } from "../app/money.ts";\nexport const format = formatCents;\n';
+    expect(await boundaryErrors(code, "server/example.ts")).toEqual([expect.stringContaining("server/ never imports from app/")]);
+  });
+});

@@ -1,0 +1,42 @@
+import { sql } from "kysely";
+import { describe, expect, inject, it } from "vitest";
+import { relay } from "../../bench/faults.ts";
+import { openDatabase } from "../db/database.ts";
+import { createLogger } from "../log.ts";
+import { type OrderEvent, PostgresOrderEvents } from "./events.ts";
+
+// The LISTEN connection comes back by itself after the database went away, and says so (resync),
+// so the streams can catch up on what was announced meanwhile.
+const url = inject("postgresUrl");
+
+describe.skipIf(!url)("PostgreSQL order events", () => {
+  it("re-establishes LISTEN after losing the database, asks the streams to catch up, and hears new orders again", async () => {
+    const target = new URL(url!);
+    const proxy = await relay({ host: target.hostname, port: Number(target.port || 5432) });
+    const relayed = new URL(url!);
+    relayed.hostname = "127.0.0.1";
+    relayed.port = String(proxy.port);
+    const events = new PostgresOrderEvents({ connectionString: relayed.href }, createLogger({ NODE_ENV: "test", LOG_LEVEL: "silent" }));
+    const database = openDatabase({ engine: "postgres", url: url!, maxConnections: 1 });
+    const seen: OrderEvent[] = [];
+    events.subscribe((event) => seen.push(event));
+    const next = (match: (e: OrderEvent) => boolean) => expect.poll(() => seen.some(match), { timeout: 10_000 }).toBe(true);
+    const announce = (orderId: string) =>
+      database.db.transaction().execute((trx) => events.inTransaction(trx, "user-1", orderId).then(() => sql`select 1`.execute(trx)));
+    try {
+      await events.ready;
+      await announce("pi_before");
+      await next((e) => e.type === "placed" && e.orderId === "pi_before");
+
+      proxy.cut(); // the database goes away for this process's listener
+      proxy.restore();
+      await next((e) => e.type === "resync");
+      await announce("pi_after");
+      await next((e) => e.type === "placed" && e.orderId === "pi_after");
+    } finally {
+      await events.close();
+      await database.close();
+      proxy.close();
+    }
+  }, 30_000);
+});

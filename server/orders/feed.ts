@@ -1,0 +1,99 @@
+import type { Kysely } from "kysely";
+import type { Schema } from "../db/schema.ts";
+import type { Logger } from "../log.ts";
+import type { OrderEvent, OrderEvents } from "./events.ts";
+import type { Order } from "./order.ts";
+import { findOrder, ordersPlacedSince } from "./store.ts";
+
+/** One open live feed (an SSE stream): where to send orders and how to end it. */
+export interface FeedStream {
+  userId: string;
+  send(order: Order, placed: number): Promise<void>;
+  /** Ends the stream at once (shutdown). */
+  end(): void;
+}
+
+/** Events may cross instances' clocks: catch up a little earlier than asked and let ids dedupe. */
+export const CATCH_UP_MARGIN_MS = 5_000;
+
+/**
+ * The live order feeds of this process. One subscription to OrderEvents serves every open
+ * stream: an announced order is loaded once and sent to each stream of its user, and after a
+ * lost notification connection every stream catches up from the last order it sent.
+ */
+export class OrderFeed {
+  private readonly streams = new Map<string, Set<FeedStream>>();
+  private readonly sentUpTo = new WeakMap<FeedStream, number>();
+  /** What each stream has been sent, so a catch-up never sends an order twice on one stream. */
+  private readonly sent = new WeakMap<FeedStream, Set<string>>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly db: Kysely<Schema>,
+    events: OrderEvents,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.unsubscribe = events.subscribe((event) => void this.onEvent(event));
+  }
+
+  get openStreams(): number {
+    let count = 0;
+    for (const set of this.streams.values()) count += set.size;
+    return count;
+  }
+
+  /**
+   * Starts feeding `stream`; with `since` (from Last-Event-ID, or the page's render time) it first
+   * sends what was placed from then on. Returns the function that stops it.
+   */
+  async open(stream: FeedStream, since: { placed: number; lastOrderId?: string } | null): Promise<() => void> {
+    const set = this.streams.get(stream.userId) ?? new Set();
+    this.streams.set(stream.userId, set.add(stream));
+    this.sentUpTo.set(stream, since?.placed ?? this.now());
+    // The order the client saw last is not sent again by the catch-up's safety margin.
+    this.sent.set(stream, new Set(since?.lastOrderId ? [since.lastOrderId] : []));
+    if (since !== null) await this.catchUp(stream);
+    return () => {
+      set.delete(stream);
+      if (set.size === 0 && this.streams.get(stream.userId) === set) this.streams.delete(stream.userId);
+    };
+  }
+
+  /** Ends every open stream at once, so a shutdown is not held up by them. */
+  closeAll(): void {
+    this.unsubscribe();
+    for (const set of this.streams.values()) for (const stream of set) stream.end();
+    this.streams.clear();
+  }
+
+  private async onEvent(event: OrderEvent) {
+    try {
+      if (event.type === "resync") {
+        for (const set of this.streams.values()) for (const stream of set) await this.catchUp(stream);
+        return;
+      }
+      const set = this.streams.get(event.userId);
+      if (!set || set.size === 0) return;
+      const order = await findOrder(this.db, event.userId, event.orderId);
+      if (!order) return;
+      for (const stream of set) await this.deliver(stream, order);
+    } catch (error) {
+      this.log.error({ err: error }, "order feed could not deliver an event");
+    }
+  }
+
+  private async catchUp(stream: FeedStream) {
+    const since = (this.sentUpTo.get(stream) ?? this.now()) - CATCH_UP_MARGIN_MS;
+    for (const order of await ordersPlacedSince(this.db, stream.userId, since)) await this.deliver(stream, order);
+  }
+
+  private async deliver(stream: FeedStream, { placed, ...order }: Order & { placed: number }) {
+    const sent = this.sent.get(stream) ?? new Set<string>();
+    this.sent.set(stream, sent);
+    if (sent.has(order.id)) return;
+    sent.add(order.id);
+    this.sentUpTo.set(stream, Math.max(this.sentUpTo.get(stream) ?? 0, placed));
+    await stream.send(order, placed);
+  }
+}

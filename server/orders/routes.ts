@@ -1,0 +1,97 @@
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import type { Schema } from "../db/schema.ts";
+import type { AppEnv } from "../http/env.ts";
+import { limitParam } from "../http/query.ts";
+import { HttpError } from "../http-error.ts";
+import type { OrderFeed } from "./feed.ts";
+import { decodeCursor, encodeCursor, findOrder, listOrders } from "./store.ts";
+
+const HEARTBEAT_MS = 15_000;
+
+const listQuery = z.object({
+  limit: limitParam(50).default(10),
+  before: z.string().max(300).optional(),
+});
+
+/**
+ * Where a feed resumes: an SSE id ("<time written>.<order id>", sent back as Last-Event-ID) or the
+ * page's `since` (a time); null when absent or malformed.
+ */
+function resumeFrom(raw: string | undefined): { placed: number; lastOrderId?: string } | null {
+  const match = raw ? /^(\d{1,15})(?:\.([\w-]{1,255}))?$/.exec(raw) : null;
+  return match ? { placed: Number(match[1]), lastOrderId: match[2] } : null;
+}
+
+/** Which process serves a stream: operators (and the scale-out test) can see where it landed. */
+const INSTANCE = `${process.env.INSTANCE_NAME ?? "storefront"}:${process.pid}`;
+
+/** /api/orders: the signed-in shopper's orders (JSON pages, one order) and their live feed (SSE). */
+export function orderRoutes(db: Kysely<Schema>, feed: OrderFeed): Hono<AppEnv> {
+  const api = new Hono<AppEnv>();
+
+  api.use("*", async (c, next) => {
+    if (!c.get("user")) throw new HttpError(401, "You must log in to access your orders");
+    c.header("Cache-Control", "private, no-store");
+    await next();
+  });
+
+  api.get("/", async (c) => {
+    const parsed = listQuery.safeParse(c.req.query());
+    if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);
+    const { limit, before } = parsed.data;
+    const cursor = before === undefined ? null : decodeCursor(before);
+    if (before !== undefined && !cursor) throw new HttpError(400, "before must be a cursor from a previous page's next");
+    const page = await listOrders(db, c.get("user")!.uid, { limit, before: cursor });
+    return c.json({ orders: page.orders, next: page.next && encodeCursor(page.next) });
+  });
+
+  /**
+   * Server-Sent Events: `order` events with the order as data and the time it was written as id.
+   * A reconnecting EventSource sends that id back (Last-Event-ID) and gets what it missed; the
+   * page's first connection sends `since`, the time its server-rendered list was read.
+   */
+  api.get("/stream", (c) => {
+    const userId = c.get("user")!.uid;
+    const since = resumeFrom(c.req.header("last-event-id")) ?? resumeFrom(c.req.query("since"));
+    c.header("Cache-Control", "no-cache, no-transform");
+    // nginx passes this stream on as it comes instead of buffering it.
+    c.header("X-Accel-Buffering", "no");
+    return streamSSE(c, async (stream) => {
+      let finish = () => {};
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      stream.onAbort(finish);
+      const stop = await feed.open(
+        {
+          userId,
+          send: (order, placed) => stream.writeSSE({ event: "order", id: `${placed}.${order.id}`, data: JSON.stringify(order) }),
+          end: () => {
+            finish();
+            void stream.close();
+          },
+        },
+        since,
+      );
+      await stream.writeSSE({ event: "ready", data: JSON.stringify({ instance: INSTANCE }), retry: 1_000 });
+      // Comments keep proxies and load balancers from closing a quiet stream.
+      const heartbeat = setInterval(() => void stream.write(": ping\n\n").catch(finish), HEARTBEAT_MS);
+      try {
+        await finished;
+      } finally {
+        clearInterval(heartbeat);
+        stop();
+      }
+    });
+  });
+
+  api.get("/:id", async (c) => {
+    const order = await findOrder(db, c.get("user")!.uid, c.req.param("id"));
+    // Someone else's order is as unknown as one that does not exist.
+    if (!order) throw new HttpError(404, "No such order.");
+    return c.json({ order: { id: order.id, amount: order.amount, created: order.created, basket: order.basket } });
+  });
+
+  return api;
+}

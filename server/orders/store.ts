@@ -1,0 +1,85 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Schema } from "../db/schema.ts";
+import type { BasketLine, Order } from "./order.ts";
+
+type Db = Kysely<Schema> | Transaction<Schema>;
+
+/**
+ * Writes the order of a payment unless it exists: the payment intent id is the primary key, so
+ * whatever the retries, tabs, webhook replays or concurrent calls, there is one. True when this
+ * call wrote it.
+ */
+export async function insertOrder(db: Db, userId: string, order: Order, placed: number): Promise<boolean> {
+  const result = await db
+    .insertInto("orders")
+    .values({ id: order.id, user_id: userId, amount: order.amount, basket: JSON.stringify(order.basket), created: order.created, placed })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** One order of one user, with when it was written; null when it does not exist or is someone else's. */
+export async function findOrder(db: Db, userId: string, id: string): Promise<(Order & { placed: number }) | null> {
+  const row = await db
+    .selectFrom("orders")
+    .select([...COLUMNS, "placed"])
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row ? { ...toOrder(row), placed: Number(row.placed) } : null;
+}
+
+/** Where a page of orders ends: the last order's created time and id (ties broken by id). */
+export interface OrderCursor {
+  created: number;
+  id: string;
+}
+
+export const encodeCursor = (cursor: OrderCursor): string => `${cursor.created}.${cursor.id}`;
+
+export function decodeCursor(raw: string): OrderCursor | null {
+  const match = /^(\d{1,15})\.([\w-]{1,255})$/.exec(raw);
+  return match ? { created: Number(match[1]), id: match[2]! } : null;
+}
+
+/**
+ * One page of a user's orders, newest first (spec section 7: ordered by created descending),
+ * strictly after `before`. It reads `limit + 1` rows to know whether there is a next page, never
+ * the whole history.
+ */
+export async function listOrders(
+  db: Db,
+  userId: string,
+  { limit, before }: { limit: number; before?: OrderCursor | null },
+): Promise<{ orders: Order[]; next: OrderCursor | null }> {
+  let query = db.selectFrom("orders").select(COLUMNS).where("user_id", "=", userId);
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([eb("created", "<", before.created), eb.and([eb("created", "=", before.created), eb("id", "<", before.id)])]),
+    );
+  }
+  const rows = await query.orderBy("created", "desc").orderBy("id", "desc").limit(limit + 1).execute();
+  const orders = rows.slice(0, limit).map(toOrder);
+  const last = orders.at(-1);
+  return { orders, next: rows.length > limit && last ? { created: last.created, id: last.id } : null };
+}
+
+/** A user's orders written at or after `placedSince` (epoch ms), in the order they were written. */
+export async function ordersPlacedSince(db: Db, userId: string, placedSince: number, limit = 100): Promise<Array<Order & { placed: number }>> {
+  const rows = await db
+    .selectFrom("orders")
+    .select([...COLUMNS, "placed"])
+    .where("user_id", "=", userId)
+    .where("placed", ">=", placedSince)
+    .orderBy("placed")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ ...toOrder(row), placed: Number(row.placed) }));
+}
+
+const COLUMNS = ["id", "amount", "created", "basket"] as const;
+
+function toOrder(row: { id: string; amount: number; created: string | number; basket: string }): Order {
+  return { id: row.id, amount: row.amount, created: Number(row.created), basket: JSON.parse(row.basket) as BasketLine[] };
+}

@@ -1,0 +1,72 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../http/env.ts";
+import { jsonBody } from "../http/json-body.ts";
+import { HttpError } from "../http-error.ts";
+import type { PaymentFailure, PaymentResult, PaymentsService } from "./service.ts";
+
+const wholeAtLeast = (min: number, what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).min(min, `${what} must be at least ${min}`);
+
+const createBody = z.object({
+  items: z
+    .array(z.object({ id: wholeAtLeast(1, "id"), amount: wholeAtLeast(1, "amount").max(999, "amount must be at most 999") }), {
+      error: "items must be a list of { id, amount }",
+    })
+    .min(1, "The basket is empty.")
+    .max(100, "A basket holds at most 100 lines."),
+  total: wholeAtLeast(0, "total (in cents)"),
+});
+
+const confirmBody = z.object({
+  clientSecret: z.string().min(1).max(200),
+  card: z.object({
+    number: z.string().max(40),
+    expMonth: z.number().int(),
+    expYear: z.number().int(),
+    cvc: z.string().max(10),
+    postalCode: z.string().max(20),
+  }),
+});
+
+const completeBody = z.object({ paymentIntentId: z.string().min(1).max(255) });
+
+/** /api/payment: create, confirm (test gateway), complete, webhook (Stripe). */
+export function paymentRoutes(payments: PaymentsService): Hono<AppEnv> {
+  const api = new Hono<AppEnv>();
+
+  const signedIn = (user: { uid: string } | null) => {
+    if (!user) throw new HttpError(401, "You must log in to pay");
+    return user.uid;
+  };
+
+  const respond = <T>(result: PaymentResult<T>) => {
+    if (result.ok) return Response.json(result.value);
+    return Response.json(errorBody(result), { status: result.status });
+  };
+
+  api.post("/create", async (c) => {
+    const uid = signedIn(c.get("user"));
+    return respond(await payments.create(uid, await jsonBody(c, createBody)));
+  });
+
+  api.post("/confirm", async (c) => {
+    const uid = signedIn(c.get("user"));
+    return respond(await payments.confirm(uid, await jsonBody(c, confirmBody)));
+  });
+
+  api.post("/complete", async (c) => {
+    const uid = signedIn(c.get("user"));
+    return respond(await payments.complete(uid, (await jsonBody(c, completeBody)).paymentIntentId));
+  });
+
+  // Stripe calls this with no session: the signature over the raw body is what it is checked by.
+  api.post("/webhook", async (c) => respond(await payments.webhook(await c.req.text(), c.req.header("stripe-signature"))));
+
+  return api;
+}
+
+/** Card failures in Stripe's shape ({ error: { message, code } }); the rest as every other /api error. */
+function errorBody(failure: PaymentFailure) {
+  if (failure.status === 402) return { error: { message: failure.message, code: failure.code, ...(failure.declineCode ? { decline_code: failure.declineCode } : {}) } };
+  return { error: failure.message, ...(failure.code ? { code: failure.code } : {}) };
+}

@@ -1,0 +1,198 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import { type CardInput, chargeOutcome } from "../../lib/card.ts";
+import { type Catalogue, CatalogueUnavailableError } from "../catalogue/catalogue.ts";
+import type { Schema } from "../db/schema.ts";
+import type { Logger } from "../log.ts";
+import type { OrderEvents } from "../orders/events.ts";
+import type { BasketLine, Order } from "../orders/order.ts";
+import type { IntentState } from "./gateway.ts";
+import type { StripeGateway } from "./stripe-gateway.ts";
+import { findPayment, insertPayment, markSucceeded, type Payment, paymentsInFlight } from "./store.ts";
+import { hashSecret, intentIdOf, secretMatches, type TestGateway } from "./test-gateway.ts";
+
+export type PaymentFailure = { ok: false; status: 400 | 402 | 404 | 409 | 422 | 503; message: string; code?: string; declineCode?: string };
+export type PaymentResult<T> = { ok: true; value: T } | PaymentFailure;
+
+/** What the browser learns of a successful payment: Stripe's paymentIntent fields (created in seconds). */
+export interface PaymentIntentSummary {
+  id: string;
+  amount: number;
+  created: number;
+}
+
+export interface PaymentsDeps {
+  db: Kysely<Schema>;
+  catalogue: Catalogue;
+  gateway: TestGateway | StripeGateway;
+  log: Logger;
+  /** The live order feed's announcements: inside the fulfilment transaction and after its commit. */
+  events?: OrderEvents;
+  now?: () => number;
+}
+
+const fail = (status: PaymentFailure["status"], message: string, code?: string): PaymentFailure => ({ ok: false, status, message, code });
+const NOT_FOUND = fail(404, "No such payment intent.", "resource_missing");
+const RECONCILE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+const summary = (order: Order): PaymentIntentSummary => ({ id: order.id, amount: order.amount, created: Math.floor(order.created / 1000) });
+
+/**
+ * Checkout on the server. The server prices the basket from the catalogue in integer cents and
+ * refuses a total that differs; only the server writes an order, in the transaction that marks
+ * its payment succeeded, exactly once per payment intent.
+ */
+export class PaymentsService {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: PaymentsDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  get mode(): "test" | "stripe" {
+    return this.deps.gateway.kind;
+  }
+
+  /** POST /api/payment/create: prices the lines, stores the snapshot with a new intent, gives its client secret. */
+  async create(userId: string, input: { items: Array<{ id: number; amount: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
+    const priced = await this.price(input.items);
+    if (!priced.ok) return priced;
+    const amount = priced.value.reduce((sum, line) => sum + line.priceCents * line.amount, 0);
+    if (amount !== input.total) {
+      return fail(409, `The basket's prices have changed: its total is now $${(amount / 100).toFixed(2)}. Please review your basket.`, "amount_mismatch");
+    }
+    if (amount === 0) return fail(422, "There is nothing to pay for.", "amount_too_small");
+    const checkoutId = randomUUID();
+    const intent = await this.deps.gateway.createIntent({ amount, userId, checkoutId });
+    await insertPayment(this.deps.db, {
+      id: intent.id,
+      userId,
+      gateway: this.mode,
+      amount,
+      basket: priced.value,
+      status: "requires_payment_method",
+      clientSecretHash: this.mode === "test" ? hashSecret(intent.clientSecret) : null,
+      created: intent.created,
+    });
+    this.deps.log.info({ paymentIntent: intent.id, amount, lines: priced.value.length }, "payment intent created");
+    return { ok: true, value: { clientSecret: intent.clientSecret } };
+  }
+
+  /** POST /api/payment/confirm (test gateway): charges the card and, on success, writes the order in the same transaction. */
+  async confirm(userId: string, input: { clientSecret: string; card: CardInput }): Promise<PaymentResult<{ paymentIntent: PaymentIntentSummary }>> {
+    if (this.mode !== "test") return fail(404, "Card confirmation happens with Stripe in this shop.");
+    const id = intentIdOf(input.clientSecret);
+    const payment = id ? await findPayment(this.deps.db, id) : null;
+    if (!payment || payment.userId !== userId || !secretMatches(input.clientSecret, payment.clientSecretHash)) return NOT_FOUND;
+    if (payment.status === "succeeded") return this.alreadySucceeded();
+    const outcome = chargeOutcome(input.card, new Date(this.now()));
+    if (!outcome.ok) {
+      this.deps.log.info({ paymentIntent: payment.id, code: outcome.code, declineCode: outcome.declineCode }, "card payment declined");
+      return { ok: false, status: 402, message: outcome.message, code: outcome.code, declineCode: outcome.declineCode };
+    }
+    const fulfilment = await markSucceeded(this.deps.db, payment, {
+      card: { brand: outcome.brand, last4: outcome.last4 },
+      now: this.now(),
+      onPlaced: this.announce(payment.userId),
+    });
+    // Of any number of concurrent confirmations, only the one that changed the payment succeeds.
+    if (!fulfilment.changed) return this.alreadySucceeded();
+    this.placed(userId, fulfilment.order, fulfilment.placed);
+    return { ok: true, value: { paymentIntent: summary(fulfilment.order) } };
+  }
+
+  /**
+   * POST /api/payment/complete: the browser says its payment went through; the server asks the
+   * gateway, checks status, shopper and amount, and writes the order (or finds it).
+   */
+  async complete(userId: string, paymentIntentId: string): Promise<PaymentResult<{ order: PaymentIntentSummary }>> {
+    const payment = await findPayment(this.deps.db, paymentIntentId);
+    if (!payment || payment.userId !== userId) return NOT_FOUND;
+    const state = await this.deps.gateway.retrieveIntent(payment.id);
+    const order = state && (await this.fulfilFromGateway(payment, state));
+    if (!order) return fail(409, "This payment has not succeeded.", "payment_intent_unexpected_state");
+    return { ok: true, value: { order: summary(order) } };
+  }
+
+  /** POST /api/payment/webhook (Stripe): a signed payment_intent.succeeded fulfils as complete does. */
+  async webhook(rawBody: string, signature: string | undefined): Promise<PaymentResult<{ received: true }>> {
+    const gateway = this.deps.gateway;
+    if (gateway.kind !== "stripe") return fail(404, "Webhooks are for the Stripe gateway.");
+    const parsed = await gateway.parseWebhook(rawBody, signature);
+    if (!parsed.ok) return fail(400, parsed.message);
+    const { event } = parsed;
+    if (event.type === "payment_intent.succeeded") {
+      const intent = event.data.object;
+      const payment = await findPayment(this.deps.db, intent.id);
+      if (!payment) this.deps.log.warn({ paymentIntent: intent.id }, "webhook for a payment intent we did not create; ignored");
+      else {
+        // The event may be old: ask Stripe for the intent as it is now rather than trusting the payload.
+        const state = await gateway.retrieveIntent(intent.id);
+        if (state) await this.fulfilFromGateway(payment, state);
+      }
+    }
+    return { ok: true, value: { received: true } };
+  }
+
+  /**
+   * Asks the gateway about payments still in flight (a crash between the provider's success and
+   * our write, a completion that never arrived) and fulfils the succeeded ones. Returns how many.
+   */
+  async reconcile(): Promise<number> {
+    const ids = await paymentsInFlight(this.deps.db, this.mode, this.now() - RECONCILE_WINDOW_MS, 100);
+    let fulfilled = 0;
+    for (const id of ids) {
+      const payment = await findPayment(this.deps.db, id);
+      const state = payment && (await this.deps.gateway.retrieveIntent(id));
+      if (payment && state && (await this.fulfilFromGateway(payment, state))) fulfilled++;
+    }
+    if (fulfilled > 0) this.deps.log.warn({ fulfilled }, "reconciler fulfilled payments whose completion never arrived");
+    return fulfilled;
+  }
+
+  /** The order of a payment the gateway reports succeeded for the same shopper and amount; null otherwise. */
+  private async fulfilFromGateway(payment: Payment, state: IntentState): Promise<Order | null> {
+    if (state.status !== "succeeded") return null;
+    if (state.amount !== payment.amount || (state.userId !== null && state.userId !== payment.userId)) {
+      this.deps.log.error({ paymentIntent: payment.id, amount: state.amount, expected: payment.amount }, "payment intent does not match its checkout; not fulfilled");
+      return null;
+    }
+    const fulfilment = await markSucceeded(this.deps.db, payment, { created: state.created, now: this.now(), onPlaced: this.announce(payment.userId) });
+    this.placed(payment.userId, fulfilment.order, fulfilment.placed);
+    return fulfilment.order;
+  }
+
+  private announce(userId: string) {
+    const events = this.deps.events;
+    return events && ((trx: Parameters<OrderEvents["inTransaction"]>[0], order: Order) => events.inTransaction(trx, userId, order.id));
+  }
+
+  private placed(userId: string, order: Order, placed: boolean) {
+    if (!placed) return;
+    this.deps.log.info({ order: order.id, amount: order.amount }, "order placed");
+    this.deps.events?.afterCommit(userId, order.id);
+  }
+
+  private alreadySucceeded(): PaymentFailure {
+    return fail(409, "This payment has already been completed.", "payment_intent_unexpected_state");
+  }
+
+  /** The lines priced from the catalogue: the server's prices, titles and pictures, never the browser's. */
+  private async price(items: Array<{ id: number; amount: number }>): Promise<PaymentResult<BasketLine[]>> {
+    if (new Set(items.map((item) => item.id)).size !== items.length) return fail(400, "Each product may appear only once in the basket.");
+    try {
+      const products = new Map((await this.deps.catalogue.list()).map((product) => [product.id, product]));
+      const lines: BasketLine[] = [];
+      for (const item of items) {
+        const product = products.get(item.id);
+        if (!product) return fail(422, `Product ${item.id} is not in the catalogue.`, "unknown_product");
+        const { id, title, image, rating, priceCents, description } = product;
+        lines.push({ id, title, image, rating, priceCents, description, amount: item.amount });
+      }
+      return { ok: true, value: lines };
+    } catch (error) {
+      if (error instanceof CatalogueUnavailableError) return fail(503, "The catalogue is unavailable; try again shortly.");
+      throw error;
+    }
+  }
+}

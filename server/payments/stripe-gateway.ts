@@ -1,0 +1,75 @@
+import Stripe from "stripe";
+import type { CreatedIntent, IntentState, IntentStatus, PaymentGateway } from "./gateway.ts";
+
+export interface StripeOptions {
+  secretKey: string;
+  webhookSecret?: string;
+  /** Where the Stripe API is; tests point it at a local stub. */
+  api?: { host: string; port: number; protocol: "http" | "https" };
+}
+
+const STATUSES: readonly IntentStatus[] = [
+  "requires_payment_method",
+  "requires_confirmation",
+  "requires_action",
+  "processing",
+  "succeeded",
+  "canceled",
+];
+
+export type WebhookResult = { ok: true; event: Stripe.Event } | { ok: false; message: string };
+
+/** Stripe: PaymentIntents created server side, confirmed by Stripe.js in the browser, checked again here. */
+export class StripeGateway implements PaymentGateway {
+  readonly kind = "stripe" as const;
+  private readonly stripe: Stripe;
+
+  constructor(private readonly options: StripeOptions) {
+    this.stripe = new Stripe(options.secretKey, {
+      maxNetworkRetries: 2,
+      timeout: 10_000,
+      telemetry: false,
+      ...(options.api ?? {}),
+    });
+  }
+
+  async createIntent({ amount, userId, checkoutId }: { amount: number; userId: string; checkoutId: string }): Promise<CreatedIntent> {
+    const intent = await this.stripe.paymentIntents.create(
+      { amount, currency: "usd", allowed_payment_method_types: ["card"], metadata: { user_id: userId, checkout_id: checkoutId } },
+      // A retried request (ours or the SDK's) gets the same intent back, never a second one.
+      { idempotencyKey: `checkout-${checkoutId}` },
+    );
+    if (!intent.client_secret) throw new Error(`Stripe gave no client secret for ${intent.id}`);
+    return { id: intent.id, clientSecret: intent.client_secret, created: intent.created * 1000 };
+  }
+
+  async retrieveIntent(id: string): Promise<IntentState | null> {
+    try {
+      return toState(await this.stripe.paymentIntents.retrieve(id));
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      throw error;
+    }
+  }
+
+  /** Checks a webhook's signature against the raw body (never a re-serialised one) and reads the event. */
+  async parseWebhook(rawBody: string, signature: string | undefined): Promise<WebhookResult> {
+    if (!this.options.webhookSecret) return { ok: false, message: "Webhooks are not configured (STRIPE_WEBHOOK_SECRET)." };
+    if (!signature) return { ok: false, message: "The Stripe-Signature header is missing." };
+    try {
+      return { ok: true, event: await this.stripe.webhooks.constructEventAsync(rawBody, signature, this.options.webhookSecret) };
+    } catch {
+      return { ok: false, message: "The webhook signature is invalid or too old." };
+    }
+  }
+}
+
+export function toState(intent: Stripe.PaymentIntent): IntentState {
+  return {
+    id: intent.id,
+    status: STATUSES.includes(intent.status as IntentStatus) ? (intent.status as IntentStatus) : "requires_payment_method",
+    amount: intent.amount,
+    created: intent.created * 1000,
+    userId: intent.metadata?.user_id ?? null,
+  };
+}

@@ -1,0 +1,45 @@
+import { Hono } from "hono";
+import { etag } from "hono/etag";
+import { z } from "zod";
+import { limitParam } from "../http/query.ts";
+import { HttpError } from "../http-error.ts";
+import type { SearchService } from "./service.ts";
+
+/** The body of GET /api/search: product titles for the search box's suggestions. */
+export interface SuggestionsBody {
+  query: string;
+  total: number;
+  results: Array<{ id: number; title: string }>;
+}
+
+const suggestionsQuery = z.object({
+  // Any text is a query; the service tidies it and cuts it to 200 characters.
+  q: z.string().default(""),
+  limit: limitParam(20).default(6),
+});
+
+/** GET /api/search?q=&limit=: what the browser asks for while a shopper types. */
+export function searchRoutes(search: SearchService): Hono {
+  const api = new Hono();
+
+  api.use("*", etag(), async (c, next) => {
+    await next();
+    // The same query gives the same answer until the catalogue changes: a browser may reuse it for
+    // a minute, which spares a request for every backspace.
+    if (c.res.status === 200) c.header("Cache-Control", "public, max-age=60");
+  });
+
+  api.get("/", async (c) => {
+    const parsed = suggestionsQuery.safeParse(c.req.query());
+    if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);
+    const { query, total, hits } = await search.query(parsed.data.q, parsed.data.limit);
+    const body: SuggestionsBody = {
+      query,
+      total,
+      results: hits.map(({ product }) => ({ id: product.id, title: product.title })),
+    };
+    return c.json(body);
+  });
+
+  return api;
+}

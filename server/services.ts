@@ -1,0 +1,98 @@
+import { AuthService } from "./auth/auth.ts";
+import type { Catalogue } from "./catalogue/catalogue.ts";
+import { type CatalogueConfig, createCatalogue } from "./catalogue/index.ts";
+import type { Config } from "./config.ts";
+import type { AppDatabase } from "./db/database.ts";
+import type { Logger } from "./log.ts";
+import { InProcessOrderEvents, type OrderEvents, PostgresOrderEvents } from "./orders/events.ts";
+import { OrderFeed } from "./orders/feed.ts";
+import { PaymentsService } from "./payments/service.ts";
+import { StripeGateway } from "./payments/stripe-gateway.ts";
+import { TestGateway } from "./payments/test-gateway.ts";
+import { CatalogueSearch, type SearchService } from "./search/service.ts";
+
+export type ServicesConfig = CatalogueConfig &
+  Pick<
+  Config,
+  | "PUBLIC_URL"
+  | "TRUSTED_ORIGINS"
+  | "AUTH_RATE_LIMIT_MAX"
+  | "AUTH_RATE_LIMIT_WINDOW_SECONDS"
+  | "STRIPE_SECRET_KEY"
+  | "STRIPE_PUBLISHABLE_KEY"
+  | "STRIPE_WEBHOOK_SECRET"
+>;
+
+/** How the browser pays: our own card field, or Stripe Elements with the publishable key. */
+export type CheckoutMode = { gateway: "test" } | { gateway: "stripe"; publishableKey: string };
+
+const RECONCILE_EVERY_MS = 5 * 60 * 1000;
+
+/** Every back-end service, built once per process; `main.ts` and the tests both use it. */
+export interface Services {
+  readonly database: AppDatabase;
+  readonly catalogue: Catalogue;
+  readonly auth: AuthService;
+  readonly payments: PaymentsService;
+  readonly search: SearchService;
+  readonly orderEvents: OrderEvents;
+  /** The live order feeds (SSE) of this process. */
+  readonly orderFeed: OrderFeed;
+  readonly checkout: CheckoutMode;
+  /**
+   * Stops everything in order: open event streams, the LISTEN connection, the reconciler, then
+   * the database, since the others may still be using it.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the services over a migrated database. `overrides` lets a test put in its own catalogue
+ * (a fake remote host, say) instead of the one the configuration names.
+ */
+export async function createServices(
+  config: ServicesConfig,
+  log: Logger,
+  database: AppDatabase,
+  overrides: { catalogue?: Catalogue; stripeApi?: { host: string; port: number; protocol: "http" | "https" } } = {},
+): Promise<Services> {
+  const catalogue = overrides.catalogue ?? createCatalogue(config, log);
+  const auth = await AuthService.create(database, config, log);
+  const gateway =
+    config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY
+      ? new StripeGateway({ secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, api: overrides.stripeApi })
+      : new TestGateway(database.db);
+  const orderEvents: OrderEvents =
+    database.driver.engine === "postgres" ? new PostgresOrderEvents(database.driver.pool.options, log) : new InProcessOrderEvents();
+  const orderFeed = new OrderFeed(database.db, orderEvents, log);
+  const payments = new PaymentsService({ db: database.db, catalogue, gateway, log, events: orderEvents });
+  const search = new CatalogueSearch(catalogue, log);
+  const checkout: CheckoutMode =
+    gateway.kind === "stripe" && config.STRIPE_PUBLISHABLE_KEY ? { gateway: "stripe", publishableKey: config.STRIPE_PUBLISHABLE_KEY } : { gateway: "test" };
+
+  // No paid intent stays without an order: ask the gateway about stragglers now and every few minutes.
+  const reconcile = () =>
+    payments.reconcile().catch((error: unknown) => log.error({ err: error }, "payment reconciliation failed; will retry"));
+  let reconciling: Promise<unknown> = reconcile();
+  const timer = setInterval(() => (reconciling = reconcile()), RECONCILE_EVERY_MS);
+  timer.unref();
+
+  return {
+    database,
+    catalogue,
+    auth,
+    payments,
+    search,
+    orderEvents,
+    orderFeed,
+    checkout,
+    async close() {
+      orderFeed.closeAll();
+      await orderEvents.close();
+      clearInterval(timer);
+      search.close();
+      await reconciling;
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { createApp } from "../app.ts";
+import type { Catalogue } from "../catalogue/catalogue.ts";
+import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
+import { loadConfig } from "../config.ts";
+import { type AppDatabase, openDatabase } from "../db/database.ts";
+import { migrateToLatest } from "../db/migrations.ts";
+import type { SsrHandler } from "../load-context.ts";
+import { createLogger, type Logger } from "../log.ts";
+import { createServices, type Services } from "../services.ts";
+
+export const TEST_ORIGIN = "http://localhost:3000";
+
+export interface TestAppOptions {
+  /** A migrated database; an in-memory SQLite one when absent. */
+  database?: AppDatabase;
+  catalogue?: Catalogue;
+  ssr?: SsrHandler;
+  /** The built client assets to serve (build/client). */
+  clientDir?: string;
+  log?: Logger;
+  /** Environment variables on top of the test defaults, parsed as `main.ts` parses them. */
+  env?: Record<string, string>;
+  /** Where the Stripe gateway sends its API calls (a local stub), when STRIPE_* keys are set. */
+  stripeApi?: { host: string; port: number; protocol: "http" | "https" };
+}
+
+/** The app as `main.ts` builds it, in-process: real config parsing, real services, real pipeline. */
+export async function testApp(options: TestAppOptions = {}): Promise<{ app: ReturnType<typeof createApp>; services: Services }> {
+  const config = loadConfig({
+    NODE_ENV: "production",
+    PUBLIC_URL: TEST_ORIGIN,
+    AUTH_RATE_LIMIT_MAX: "1000",
+    ...options.env,
+  });
+  const log = options.log ?? createLogger({ NODE_ENV: "test", LOG_LEVEL: "silent" });
+  let database = options.database;
+  if (!database) {
+    database = openDatabase({ engine: "sqlite", file: ":memory:" });
+    await migrateToLatest(database.db);
+  }
+  const services = await createServices(config, log, database, {
+    catalogue: options.catalogue ?? new EmbeddedCatalogue(),
+    stripeApi: options.stripeApi,
+  });
+  return { app: createApp({ config, log, services, ssr: options.ssr, clientDir: options.clientDir }), services };
+}
+
+type App = Awaited<ReturnType<typeof testApp>>["app"];
+
+/** A same-origin JSON request, as the shop's own pages send them. */
+export const jsonPost = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  headers: { "content-type": "application/json", origin: TEST_ORIGIN, ...headers },
+  body: typeof body === "string" ? body : JSON.stringify(body),
+});
+
+/** Registers a shopper through better-auth's route and returns the session cookie to send. */
+export async function signUp(app: App, email: string, password = "correct horse"): Promise<string> {
+  const response = await app.request("/api/auth/sign-up/email", jsonPost({ email, password, name: email }));
+  if (response.status !== 200) throw new Error(`sign-up of ${email} failed with ${response.status}: ${await response.text()}`);
+  const cookie = response.headers.getSetCookie().find((c) => c.includes("session_token="));
+  if (!cookie) throw new Error("sign-up gave no session cookie");
+  return cookie.split(";")[0]!;
+}
