@@ -42,7 +42,7 @@ export default defineConfig({
   },
   webServer: {
     // `npm run test:e2e` builds first; this serves that build as `npm start` would.
-    command: "tsx server/main.ts",
+    command: "node --enable-source-maps build/node/main.js",
     url: `http://127.0.0.1:${PORT}/api/health`,
         // Every journey signs in from this one address; the limiter's own tests live in the API tests.
     env: { NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", AUTH_RATE_LIMIT_MAX: "10000" },

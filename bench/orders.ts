@@ -26,7 +26,7 @@ async function signUp(email: string): Promise<{ cookie: string; uid: string }> {
   return { cookie: response.headers.getSetCookie()[0]!.split(";")[0]!, uid: body.user.id };
 }
 
-/** The server's resident memory: the node process tsx started (tsx itself is a small parent). */
+/** The server's resident memory (its process and any children). */
 function rss(): number {
   const pids = [server.process.pid!];
   for (let i = 0; i < pids.length; i++) {

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 
-const TSX = path.resolve("node_modules/.bin/tsx");
+/** The compiled server that `npm run build` writes and `npm start` runs. */
+const SERVER = path.resolve("build/node/main.js");
 
 export interface RunningServer {
   url: string;
@@ -12,10 +13,10 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `server/main.ts` as `npm start` does (production, the built app) on a free port. It waits for
+/** Starts the compiled server as `npm start` does (production, the built app) on a free port. It waits for
  * the "listening" log line, so LOG_LEVEL must stay at info or below. */
 export async function startServer(env: Record<string, string>, timeoutMs = 20_000): Promise<RunningServer> {
-  const child = spawn(TSX, ["server/main.ts"], {
+  const child = spawn(process.execPath, ["--enable-source-maps", SERVER], {
     env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
