@@ -10,7 +10,8 @@ import autocannon from "autocannon";
 import { startServer } from "../server/test-support/server-process.ts";
 
 const seconds = process.argv.includes("--short") ? 5 : 10;
-const URLS = ["/api/catalogue/products", "/products/1", "/"];
+const only = process.argv.indexOf("--only");
+const URLS = only > 0 ? [process.argv[only + 1]!] : ["/api/catalogue/products", "/products/1", "/"];
 
 interface Run {
   rps: number;

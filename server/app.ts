@@ -3,7 +3,6 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
-import { NONCE, secureHeaders } from "hono/secure-headers";
 import { CLIENT_IP_HEADER } from "./auth/auth.ts";
 import { EmbeddedCatalogue, PRODUCT_IMAGE_PATH } from "./catalogue/embedded.ts";
 import { catalogueRoutes } from "./catalogue/routes.ts";
@@ -12,6 +11,7 @@ import { clientAddress } from "./http/client.ts";
 import type { AppEnv } from "./http/env.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
 import { PageCache } from "./http/page-cache.ts";
+import { NONCE, securityHeaders } from "./http/security-headers.ts";
 import { HttpError } from "./http-error.ts";
 import { imageRoutes } from "./images/routes.ts";
 import { loadContextFactory, type SsrHandler } from "./load-context.ts";
@@ -62,8 +62,8 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
 
   app.use(
     "*",
-    secureHeaders({
-      contentSecurityPolicy: {
+    securityHeaders({
+      csp: {
         defaultSrc: ["'self'"],
         // Vite's development server injects inline styles and scripts; production allows neither.
         // Stripe mode adds Stripe.js and its frames, and nothing else.
@@ -79,13 +79,7 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
       },
-      xFrameOptions: "DENY",
-      referrerPolicy: "strict-origin-when-cross-origin",
-      crossOriginEmbedderPolicy: false,
-      strictTransportSecurity: config.PUBLIC_URL.startsWith("https:") ? "max-age=31536000; includeSubDomains" : false,
-      // A route's own deliberate header wins: the catalogue API and product images are public,
-      // Cross-Origin-Resource-Policy: cross-origin (server/catalogue/routes.ts, server/images/routes.ts).
-      overwrite: false,
+      hsts: config.PUBLIC_URL.startsWith("https:") ? "max-age=31536000; includeSubDomains" : false,
     }),
   );
 
@@ -113,15 +107,14 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
   // --- API ---------------------------------------------------------------------------------
   // No body is parsed here: each route validates its own, and better-auth gets the raw request.
   const api = new Hono<AppEnv>();
-  api.use(
-    "*",
-    bodyLimit({
-      maxSize: 64 * 1024,
-      onError: () => {
-        throw new HttpError(413, "The request body is too large.");
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: 64 * 1024,
+    onError: () => {
+      throw new HttpError(413, "The request body is too large.");
+    },
+  });
+  // GET and HEAD carry no body; asking would make the adapter build a full Request for nothing.
+  api.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   // better-auth's own routes. Our HTTP layer, not the client, says who the client is.
   api.on(["GET", "POST"], "/auth/*", (c) => {
     const headers = new Headers(c.req.raw.headers);
@@ -182,13 +175,13 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
     const pageCache = new PageCache();
     catalogue.onChange(() => pageCache.clear());
     app.all("*", async (c) => {
-      const nonce = c.get("secureHeadersNonce") ?? "";
+      const nonce = c.get("cspNonce");
       const url = new URL(c.req.url);
       const cacheKey =
         !development && c.req.method === "GET" && !url.pathname.endsWith(".data") && !auth.hasSessionCookie(c.req.raw.headers)
           ? url.pathname + url.search
           : null;
-      const hit = cacheKey && pageCache.get(cacheKey, nonce);
+      const hit = cacheKey && pageCache.get(cacheKey, nonce, c.req.header("accept-encoding"));
       if (hit) return hit;
       const response = await ssr(atBrowserOrigin(c.req.raw), createLoadContext(c));
       // A page that failed because the database is away says so with 503 (and its error page).

@@ -77,7 +77,7 @@ export function loadContextFactory(services: Services, log: Logger, publicUrl: s
       user: c.get("user"),
       log,
       publicUrl,
-      cspNonce: c.get("secureHeadersNonce") ?? "",
+      cspNonce: c.get("cspNonce"),
     };
   };
 }

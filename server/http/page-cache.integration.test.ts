@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
 import { TEST_ORIGIN, signUp, testApp } from "../test-support/app.ts";
@@ -74,5 +75,28 @@ describe("the anonymous page cache", () => {
     expect((await page("/results/jewelery")).cache).toBe("hit");
     catalogue.change();
     expect((await page("/results/jewelery")).cache).toBe("miss");
+  });
+});
+
+describe("a cached page for a client that takes gzip", () => {
+  it("comes gzipped, with its own nonce, and unpacks to the same page", async () => {
+    await page("/products/4");
+    const plain = await page("/products/4");
+    const response = await app.request(`${TEST_ORIGIN}/products/4`, { headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(response.headers.get("x-page-cache")).toBe("hit");
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("vary")).toContain("Accept-Encoding");
+    const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy")!)![1]!;
+    expect(nonce).not.toBe(plain.headerNonce);
+    const html = gunzipSync(Buffer.from(await response.arrayBuffer())).toString();
+    expect(html.replaceAll(nonce, "N")).toBe(plain.html.replaceAll(plain.headerNonce!, "N"));
+  });
+
+  it("comes plain to a client that refuses gzip", async () => {
+    await page("/products/5");
+    const response = await app.request(`${TEST_ORIGIN}/products/5`, { headers: { "accept-encoding": "gzip;q=0, identity" } });
+    expect(response.headers.get("x-page-cache")).toBe("hit");
+    expect(response.headers.get("content-encoding")).toBeNull();
+    expect(await response.text()).toContain("<!DOCTYPE html>");
   });
 });

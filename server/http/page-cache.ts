@@ -1,18 +1,26 @@
+import { SplicedGzip } from "./spliced-gzip.ts";
+
+interface Entry {
+  page: SplicedGzip;
+  headers: [string, string][];
+  status: number;
+}
+
 /**
  * Rendered HTML for anonymous visitors. The basket is client state, so a page without a session
  * is the same for everyone, except for the Content-Security-Policy nonce, which must be fresh in
- * every response: the cached copy keeps a placeholder where the nonce was, and each hit gets its
- * own response's nonce put back. Bounded by entries and bytes (least recently used goes first),
+ * every response: the cached copy is the page cut at its nonces, and each hit gets its own
+ * response's nonce put back, gzipped without compressing the page again (see SplicedGzip). Bounded by entries and bytes (least recently used goes first),
  * and emptied whenever the catalogue's data changes.
  */
 export class PageCache {
-  private readonly entries = new Map<string, { html: string; headers: [string, string][]; status: number }>();
+  private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
   constructor(private readonly limits: { maxEntries: number; maxBytes: number } = { maxEntries: 500, maxBytes: 32 * 1024 * 1024 }) {}
 
-  /** A cached page for `key` with `nonce` in it, or null. */
-  get(key: string, nonce: string): Response | null {
+  /** A cached page for `key` with `nonce` in it, gzipped when the client takes gzip, or null. */
+  get(key: string, nonce: string, acceptEncoding: string | undefined): Response | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
     // Most recently used last, so the first key is the one to drop.
@@ -20,7 +28,10 @@ export class PageCache {
     this.entries.set(key, entry);
     const headers = new Headers(entry.headers);
     headers.set("X-Page-Cache", "hit");
-    return new Response(entry.html.replaceAll(PLACEHOLDER, nonce), { status: entry.status, headers });
+    headers.set("Vary", "Accept-Encoding");
+    if (!acceptsGzip(acceptEncoding)) return new Response(entry.page.text(nonce), { status: entry.status, headers });
+    headers.set("Content-Encoding", "gzip");
+    return new Response(entry.page.gzip(nonce), { status: entry.status, headers });
   }
 
   /**
@@ -33,10 +44,10 @@ export class PageCache {
     if (!shareable) return response;
     const html = await response.text();
     const headers = [...response.headers].filter(([name]) => name !== "content-length");
-    const stored = html.replaceAll(nonce, PLACEHOLDER);
+    const page = new SplicedGzip(html.split(nonce));
     this.remove(key);
-    this.entries.set(key, { html: stored, headers, status: response.status });
-    this.bytes += stored.length;
+    this.entries.set(key, { page, headers, status: response.status });
+    this.bytes += page.bytes;
     while (this.entries.size > this.limits.maxEntries || this.bytes > this.limits.maxBytes) this.remove(this.entries.keys().next().value!);
     const sent = new Headers(headers);
     sent.set("X-Page-Cache", "miss");
@@ -55,10 +66,16 @@ export class PageCache {
   private remove(key: string) {
     const entry = this.entries.get(key);
     if (!entry) return;
-    this.bytes -= entry.html.length;
+    this.bytes -= entry.page.bytes;
     this.entries.delete(key);
   }
 }
 
-/** Stands where a response's nonce was; no nonce (base64) can contain it. */
-const PLACEHOLDER = "\u0000storefront-nonce\u0000";
+/** Whether an Accept-Encoding header takes gzip (and does not refuse it with q=0). */
+function acceptsGzip(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    return (coding === "gzip" || coding === "*") && !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
+  });
+}

@@ -1,0 +1,53 @@
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import type { AppEnv } from "./env.ts";
+import { NONCE, newNonce, securityHeaders } from "./security-headers.ts";
+
+function app() {
+  const hono = new Hono<AppEnv>();
+  hono.use("*", securityHeaders({ csp: { defaultSrc: ["'self'"], scriptSrc: ["'self'", NONCE], frameAncestors: ["'none'"] }, hsts: false }));
+  hono.get("/page", (c) => c.html(`<script nonce="${c.get("cspNonce")}"></script>`));
+  hono.get("/public", (c) => c.body("x", 200, { "Cross-Origin-Resource-Policy": "cross-origin" }));
+  hono.get("/moved", () => Response.redirect("http://localhost/page", 302));
+  return hono;
+}
+
+describe("security headers", () => {
+  it("give every response its own nonce, the one its page uses", async () => {
+    const shop = app();
+    const nonces = new Set<string>();
+    for (let i = 0; i < 300; i++) {
+      const response = await shop.request("/page");
+      const policy = response.headers.get("content-security-policy")!;
+      expect(policy).toMatch(/^default-src 'self'; script-src 'self' 'nonce-[A-Za-z0-9+/]{22}=='; frame-ancestors 'none'$/);
+      const nonce = /'nonce-([^']+)'/.exec(policy)![1]!;
+      expect(await response.text()).toBe(`<script nonce="${nonce}"></script>`);
+      nonces.add(nonce);
+    }
+    // Past one pool of 256: still all different.
+    expect(nonces.size).toBe(300);
+  });
+
+  it("are 128 random bits each", () => {
+    expect(Buffer.from(newNonce(), "base64")).toHaveLength(16);
+  });
+
+  it("set the fixed headers but leave a route's own choice alone", async () => {
+    const shop = app();
+    const page = await shop.request("/page");
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(page.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+    expect(page.headers.get("strict-transport-security")).toBeNull();
+    expect((await shop.request("/public")).headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+  });
+
+  it("reach responses whose headers are read-only", async () => {
+    const moved = await app().request("/moved");
+    expect(moved.status).toBe(302);
+    expect(moved.headers.get("location")).toBe("http://localhost/page");
+    expect(moved.headers.get("x-frame-options")).toBe("DENY");
+    expect(moved.headers.get("content-security-policy")).toContain("'nonce-");
+  });
+});

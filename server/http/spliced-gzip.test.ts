@@ -1,0 +1,29 @@
+import { randomBytes } from "node:crypto";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { SplicedGzip } from "./spliced-gzip.ts";
+
+describe("a spliced gzip", () => {
+  it("is a valid gzip of the text with each fill in its holes (gunzip checks the CRC and length)", () => {
+    const page = '<html><script nonce="@">a()</script>'.repeat(50) + "<p>é ü ✓</p>".repeat(200);
+    const parts = page.split("@");
+    const spliced = new SplicedGzip(parts);
+    for (const fill of ["abc==", "Zm9vYmFyYmF6cXV4MTIzNA==", ""]) {
+      const expected = parts.join(fill);
+      expect(gunzipSync(spliced.gzip(fill)).toString()).toBe(expected);
+      expect(Buffer.from(spliced.text(fill)).toString()).toBe(expected);
+    }
+  });
+
+  it("compresses the parts, not just stores them", () => {
+    const parts = ["<div>repeated</div>".repeat(2000), "<div>repeated</div>".repeat(2000)];
+    expect(new SplicedGzip(parts).gzip("x").length).toBeLessThan(parts.join("x").length / 20);
+  });
+
+  it("holds fills longer than one stored block, random parts and no hole at all", () => {
+    const random = randomBytes(100_000).toString("base64");
+    const long = "y".repeat(70_000);
+    expect(gunzipSync(new SplicedGzip([random, random.slice(9)]).gzip(long)).toString()).toBe(random + long + random.slice(9));
+    expect(gunzipSync(new SplicedGzip(["only one part"]).gzip("unused")).toString()).toBe("only one part");
+  });
+});

@@ -1,0 +1,120 @@
+import { constants, crc32, deflateRawSync } from "node:zlib";
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+/** An empty final deflate block: ends the stream after the last piece. */
+const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
+/** Deflate's stored blocks hold at most this many bytes each. */
+const STORED_MAX = 0xffff;
+
+/**
+ * A text with holes (e.g. a cached page with a fresh CSP nonce per response) sent gzipped without
+ * compressing it again per response: the parts between the holes are compressed once, each ending
+ * byte-aligned (a sync flush) so they can be laid side by side, and each response's hole values go
+ * between them as stored (uncompressed) deflate blocks. The gzip trailer's CRC-32 is over the whole
+ * text: it is combined per response from the parts' CRCs, computed once, and the hole's.
+ */
+export class SplicedGzip {
+  private readonly compressed: Buffer[];
+  private readonly plain: Buffer[];
+  private readonly plainBytes: number;
+  /** Each part's CRC-32, and the operator that shifts a CRC past that part's length. */
+  private readonly crcs: number[];
+  private readonly shifts: number[];
+
+  constructor(parts: string[]) {
+    this.plain = parts.map((part) => Buffer.from(part));
+    this.plainBytes = this.plain.reduce((sum, part) => sum + part.length, 0);
+    this.crcs = this.plain.map((part) => crc32(part));
+    this.shifts = this.plain.map((part) => crcShift(part.length));
+    // Each part on its own: no back-references into a neighbour, which a hole will separate.
+    this.compressed = this.plain.map((part) => deflateRawSync(part, { level: 9, finishFlush: constants.Z_SYNC_FLUSH }));
+  }
+
+  /** The memory it holds: the parts, plain and compressed. */
+  get bytes(): number {
+    return this.plainBytes + this.compressed.reduce((sum, part) => sum + part.length, 0);
+  }
+
+  /** The parts with `fill` in every hole, as one gzip member. */
+  gzip(fill: string): Uint8Array<ArrayBuffer> {
+    const hole = Buffer.from(fill);
+    const holeCrc = crc32(hole);
+    const holeShift = crcShift(hole.length);
+    const pieces: Buffer[] = [GZIP_HEADER];
+    let crc = 0;
+    this.compressed.forEach((part, i) => {
+      if (i > 0) {
+        pieces.push(...storedBlocks(hole));
+        crc = crcCombine(crc, holeCrc, holeShift);
+      }
+      pieces.push(part);
+      crc = crcCombine(crc, this.crcs[i]!, this.shifts[i]!);
+    });
+    const trailer = Buffer.alloc(8);
+    trailer.writeUInt32LE(crc >>> 0, 0);
+    trailer.writeUInt32LE((this.plainBytes + hole.length * (this.plain.length - 1)) >>> 0, 4);
+    pieces.push(FINAL_BLOCK, trailer);
+    return concat(pieces);
+  }
+
+  /** The parts with `fill` in every hole, uncompressed. */
+  text(fill: string): Uint8Array<ArrayBuffer> {
+    const hole = Buffer.from(fill);
+    return concat(this.plain.flatMap((part, i) => (i > 0 ? [hole, part] : [part])));
+  }
+}
+
+/** `data` as non-final stored deflate blocks (the stream is byte-aligned before each). */
+function storedBlocks(data: Buffer): Buffer[] {
+  const blocks: Buffer[] = [];
+  for (let start = 0; start < data.length; start += STORED_MAX) {
+    const chunk = data.subarray(start, start + STORED_MAX);
+    const header = Buffer.alloc(5);
+    header[0] = 0x00; // not final, stored
+    header.writeUInt16LE(chunk.length, 1);
+    header.writeUInt16LE(~chunk.length & 0xffff, 3);
+    blocks.push(header, chunk);
+  }
+  return blocks;
+}
+
+/** One array of all the pieces (a response body; Buffer.concat's Buffer is not a BodyInit). */
+function concat(pieces: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
+
+// CRC-32 combination (as zlib's crc32_combine): the CRC of A followed by B is CRC(A) multiplied by
+// x^(8·|B|) modulo the CRC polynomial, plus CRC(B). Polynomials are bit-reflected 32-bit numbers.
+const POLYNOMIAL = 0xedb88320;
+
+/** a·b modulo the CRC polynomial. */
+function multiplyModP(a: number, b: number): number {
+  let product = 0;
+  for (let bit = 0x80000000; bit !== 0; bit >>>= 1) {
+    if (a & bit) product ^= b;
+    b = b & 1 ? (b >>> 1) ^ POLYNOMIAL : b >>> 1;
+  }
+  return product >>> 0;
+}
+
+/** x^(2^k) modulo the polynomial, for k = 0..31. */
+const POWERS_OF_X: number[] = [];
+for (let k = 0, power = 0x40000000; k < 32; k++, power = multiplyModP(power, power)) POWERS_OF_X.push(power);
+
+/** The operator x^(8·bytes) that moves a CRC past `bytes` bytes. */
+function crcShift(bytes: number): number {
+  let operator = 0x80000000; // 1
+  for (let k = 3, n = bytes; n > 0; n = Math.floor(n / 2), k++) if (n & 1) operator = multiplyModP(POWERS_OF_X[k % 32]!, operator);
+  return operator;
+}
+
+/** The CRC of A followed by B, from CRC(A), CRC(B) and B's shift operator. */
+function crcCombine(crcA: number, crcB: number, shiftB: number): number {
+  return (multiplyModP(shiftB, crcA) ^ crcB) >>> 0;
+}
