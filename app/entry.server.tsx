@@ -1,10 +1,11 @@
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
-import { NonceContext } from "./nonce.ts";
+import { DocumentContext } from "./document.ts";
+import { withoutModulePreloads } from "./module-preloads.server.ts";
+import { stylesheet } from "./styles.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -22,14 +23,14 @@ export default function handleRequest(
     const userAgent = request.headers.get("user-agent");
     const readyEvent = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     const { pipe, abort } = renderToPipeableStream(
-      <NonceContext.Provider value={nonce}>
+      <DocumentContext.Provider value={{ nonce, stylesheet }}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </NonceContext.Provider>,
+      </DocumentContext.Provider>,
       {
         nonce,
         [readyEvent]() {
           shellRendered = true;
-          const body = new PassThrough();
+          const body = withoutModulePreloads();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),

@@ -14,8 +14,7 @@ import { StoreProvider } from "./basket/store.tsx";
 import { Header } from "./components/Header.tsx";
 import { NotFound } from "./components/NotFound.tsx";
 import { Spinner } from "./components/Spinner.tsx";
-import { useNonce } from "./nonce.ts";
-import "./app.css";
+import { useDocumentAssets } from "./document.ts";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -25,13 +24,17 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const nonce = useNonce();
+  const assets = useDocumentAssets();
+  const nonce = assets?.nonce;
   const user = useRouteLoaderData<typeof loader>("root")?.user ?? null;
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* Server-rendered only: when hydrating, React passes over a <head> element it did not
+            render and leaves it in place, so the styles stay for the page's whole life. */}
+        {assets && <style nonce={nonce} dangerouslySetInnerHTML={{ __html: assets.stylesheet }} />}
         <meta name="theme-color" content="#131921" />
         <Meta />
         <Links />

@@ -1,6 +1,5 @@
 import type { BasketItem } from "../basket/reducer.ts";
 import { ProductCard } from "./ProductCard.tsx";
-import "./BasketLines.css";
 
 /** A basket as checkout and the orders list show it: flexed cards (spec section 2), each with its quantity. */
 export function BasketLines({ lines, className = "" }: { lines: readonly BasketItem[]; className?: string }) {

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from "react";
 import type { CarouselEngine } from "./carousel-engine.ts";
-import "./Carousel.css";
 
 export interface Slide {
   src: string;

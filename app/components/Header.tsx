@@ -6,7 +6,6 @@ import { useStore } from "../basket/store.tsx";
 import { displayName, itemCount } from "../text.ts";
 import { SearchForm } from "../search/SearchForm.tsx";
 import { CaretIcon, CartIcon, LocationIcon, MenuIcon } from "./Icons.tsx";
-import "./Header.css";
 
 const STRIP = ["Today's Deal", "Customer Service", "Registry", "Gift Cards", "Sell"];
 

@@ -5,7 +5,6 @@ import { useStore } from "../basket/store.tsx";
 import { Price } from "./Price.tsx";
 import { shorten } from "../text.ts";
 import { Rating } from "./Rating.tsx";
-import "./ProductCard.css";
 
 type CardProduct = Pick<Product, "id" | "title" | "image" | "imageSrcSet" | "rating" | "priceCents" | "description">;
 

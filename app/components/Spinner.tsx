@@ -1,4 +1,3 @@
-import "./Spinner.css";
 
 const BARS = 12;
 const PERIOD_S = 1.2;

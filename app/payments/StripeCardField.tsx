@@ -2,7 +2,6 @@ import { CardElement, Elements, useElements, useStripe } from "@stripe/react-str
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { type Ref, useImperativeHandle, useState } from "react";
 import { type CardEntryHandle, errorMessage, postJson, TRY_AGAIN } from "./card-entry.ts";
-import "./card-field.css";
 
 // Loaded only in Stripe mode (this module is imported lazily), once per publishable key.
 const loaded = new Map<string, Promise<Stripe | null>>();

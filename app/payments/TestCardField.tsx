@@ -16,7 +16,6 @@ import {
   TEST_CARD,
 } from "../../lib/card.ts";
 import { type CardEntryHandle, errorMessage, postJson, TRY_AGAIN } from "./card-entry.ts";
-import "./card-field.css";
 
 const FIELDS: CardField[] = ["number", "expiry", "cvc", "postalCode"];
 

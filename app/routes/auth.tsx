@@ -3,7 +3,6 @@ import type { Route } from "./+types/auth";
 import { isProtectedPath, SIGN_IN_MESSAGES, safeRedirectPath } from "../auth/guard.ts";
 import { Spinner } from "../components/Spinner.tsx";
 import { pageMeta } from "../meta.ts";
-import "./auth.css";
 
 export const meta: Route.MetaFunction = () => pageMeta("Sign In", "Sign in to Storefront or create your account.");
 

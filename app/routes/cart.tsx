@@ -7,7 +7,6 @@ import { Price } from "../components/Price.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 import { itemCount } from "../text.ts";
-import "./cart.css";
 
 export const meta: Route.MetaFunction = () => pageMeta("Shopping basket", "Review the items in your Storefront basket.");
 

@@ -12,7 +12,6 @@ import { Carousel } from "../components/Carousel.tsx";
 import { CategoryTile } from "../components/CategoryTile.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
-import "./home.css";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Storefront", "Shop electronics, jewelry, men's and women's clothing at Storefront, with delivery to Ethiopia.");

@@ -7,7 +7,6 @@ import { Price } from "../components/Price.tsx";
 import { BasketLines } from "../components/BasketLines.tsx";
 import { pageMeta } from "../meta.ts";
 import { orderDate } from "../money.ts";
-import "./orders.css";
 
 export const meta: Route.MetaFunction = () => pageMeta("Your Orders", "Your Storefront orders.");
 

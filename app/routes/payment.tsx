@@ -9,7 +9,6 @@ import { BasketLines } from "../components/BasketLines.tsx";
 import { pageMeta } from "../meta.ts";
 import { type CardEntryHandle, errorMessage, postJson, TRY_AGAIN } from "../payments/card-entry.ts";
 import { TestCardField } from "../payments/TestCardField.tsx";
-import "./payment.css";
 
 // Stripe.js and its React bindings are fetched only when the shop runs on Stripe.
 const StripeCardField = lazy(() => import("../payments/StripeCardField.tsx"));

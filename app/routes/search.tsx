@@ -3,7 +3,6 @@ import type { Route } from "./+types/search";
 import type { TitlePart } from "../../server/search/service.ts";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
-import "./search.css";
 
 // More than the catalogue holds today; a bound so a huge remote catalogue cannot make a huge page.
 const PAGE_LIMIT = 100;

@@ -1,7 +1,6 @@
 import { type KeyboardEvent, type Ref, type RefObject, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { SuggestionsBody } from "../../server/search/routes.ts";
-import "./Suggestions.css";
 
 /** What the search box's ARIA attributes say about the list. */
 export interface ComboboxState {

@@ -1,0 +1,75 @@
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { TEST_ORIGIN, testApp } from "../test-support/app.ts";
+import { builtPages } from "../test-support/pages.ts";
+
+// What the first load of a page rendered from the production build asks of the network (issue #10):
+// no stylesheet request before the first paint, and the hydration code after the page's content.
+const clientDir = path.resolve("build/client");
+const PAGES = ["/", "/products/1", "/results/electronics", "/cart", "/auth"];
+
+let app: Awaited<ReturnType<typeof testApp>>["app"];
+beforeAll(async () => {
+  ({ app } = await testApp({ ssr: await builtPages(), clientDir }));
+});
+
+async function page(pathname: string) {
+  const response = await app.request(`${TEST_ORIGIN}${pathname}`);
+  const html = await response.text();
+  const csp = response.headers.get("content-security-policy") ?? "";
+  const styleSrc = csp.split(";").map((directive) => directive.trim()).find((directive) => directive.startsWith("style-src")) ?? "";
+  const head = html.slice(0, html.indexOf("</head>"));
+  const styles = [...head.matchAll(/<style nonce="([^"]+)">([^<]*)<\/style>/g)].map((m) => ({ nonce: m[1], css: m[2]! }));
+  return { status: response.status, html, styleSrc, styles };
+}
+
+/** The first class name of each stylesheet under app/. */
+function classOfEachStylesheet(): Map<string, string> {
+  const sheets = fs.readdirSync("app", { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".css"));
+  return new Map(sheets.map((file) => [file, /\.([a-z][\w-]*)/.exec(fs.readFileSync(path.join("app", file), "utf8"))![1]!]));
+}
+
+describe("the stylesheet", () => {
+  it.each(PAGES)("is inline in the head of %s, with the nonce its CSP allows, and no stylesheet is linked", async (pathname) => {
+    const { status, html, styleSrc, styles } = await page(pathname);
+    expect(status).toBe(200);
+    expect(styles).toHaveLength(1);
+    const [style] = styles;
+    expect(styleSrc).toBe(`style-src 'self' 'nonce-${style!.nonce}'`);
+    // The page background of DESIGN.md's look, from app.css.
+    expect(style!.css).toContain("background:#eaeded");
+    expect(html).not.toMatch(/rel="stylesheet"|\.css"/);
+  });
+
+  it("holds every stylesheet of the app, those of lazily loaded parts included", async () => {
+    const [style] = (await page("/")).styles;
+    const classes = classOfEachStylesheet();
+    expect(classes.size).toBeGreaterThan(10);
+    for (const [file, name] of classes) expect(style!.css, file).toContain(`.${name}`);
+  });
+
+  it("is fresh with each response's nonce when the page comes from the page cache", async () => {
+    const first = await page("/auth");
+    const second = await page("/auth");
+    expect(second.styles[0]!.nonce).not.toBe(first.styles[0]!.nonce);
+    expect(second.styleSrc).toBe(`style-src 'self' 'nonce-${second.styles[0]!.nonce}'`);
+  });
+
+  it("is not also sent as a file or inside the scripts", () => {
+    const files = fs.readdirSync(clientDir, { recursive: true, encoding: "utf8" });
+    expect(files.filter((file) => file.endsWith(".css"))).toEqual([]);
+    const scripts = files.filter((file) => file.endsWith(".js")).map((file) => fs.readFileSync(path.join(clientDir, file), "utf8"));
+    for (const script of scripts) expect(script).not.toContain("background:#eaeded");
+  });
+});
+
+describe("the hydration code", () => {
+  it.each(PAGES)("is not preloaded from the head of %s, and the closing script still imports it", async (pathname) => {
+    const { html } = await page(pathname);
+    expect(html).not.toContain('rel="modulepreload"');
+    const closing = /<script nonce="[^"]+" type="module" async="">([^<]*)<\/script>/.exec(html)?.[1] ?? "";
+    expect(closing).toMatch(/import \* as route0 from "\/assets\/root-[\w-]+\.js"/);
+    expect(closing).toMatch(/import\("\/assets\/entry\.client-[\w-]+\.js"\)/);
+  });
+});
