@@ -18,6 +18,11 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
     },
   },
+  {
+    // Plain JavaScript run by node before anything is built (npm start).
+    files: ["scripts/**/*.js"],
+    languageOptions: { globals: globals.node },
+  },
   // The app/server boundary (DESIGN.md): the app is bundled by Vite and the server is not, so a
   // value shared across it would exist twice. The app takes only types from the server (run-time
   // access goes through the load context); the server takes nothing from the app.

@@ -14,6 +14,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { type RunningServer, startServer } from "../server/test-support/server-process.ts";
+import { reportRows } from "./report.ts";
 
 export interface FaultRow {
   part: string;
@@ -374,5 +375,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(im
   console.log(table(rows));
   const unexpected = rows.reduce((sum, r) => sum + r.server, 0) + (rows.at(-1)!.note.includes("MISMATCH") ? 1 : 0);
   console.log(`\nunexpected 5xx: ${unexpected}; the server stayed healthy: ${healthy ? "yes" : "no"}`);
+  await reportRows([
+    { bench: "faults", measure: "unexpected 5xx under fuzzing, slow clients and failing dependencies", value: String(unexpected), target: "0", met: unexpected === 0 },
+    { bench: "faults", measure: "healthy afterwards", value: healthy ? "yes" : "no", target: "yes", met: healthy },
+  ]);
   process.exit(unexpected === 0 && healthy ? 0 : 1);
 }

@@ -1,17 +1,25 @@
 // HTTP throughput of the shop against a raw node:http server answering the same bytes, measured in
-// the same run: autocannon, 50 connections, 10 s per address (5 s with --short), production build.
-// Usage: npm run bench:http [-- --short]
+// the same run: autocannon, 50 connections, 10 s per address (5 s with --short), production build
+// on SQLite. Also: a signed-in page against an uncached anonymous render of the same page (a second
+// instance with the page cache off), and the shop's resident memory after at least 60 s of load.
+// Usage: npm run bench:http [-- --short] [-- --only /path]
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { startServer } from "../server/test-support/server-process.ts";
+import { type RunningServer, startServer } from "../server/test-support/server-process.ts";
+import { type BenchRow, reportRows } from "./report.ts";
 
 const seconds = process.argv.includes("--short") ? 5 : 10;
 const only = process.argv.indexOf("--only");
-const URLS = only > 0 ? [process.argv[only + 1]!] : ["/api/catalogue/products", "/products/1", "/"];
+const ANONYMOUS = only > 0 ? [process.argv[only + 1]!] : ["/api/catalogue/products", "/products/1", "/results/electronics", "/"];
+const SIGNED_IN_PAGE = "/products/1";
+const MEMORY_LOAD_SECONDS = 60;
+const ACCEPT = { "accept-encoding": "gzip, deflate, br" };
+/** The instances' public origin: sign-up must come from it, as a browser's does. */
+const ORIGIN = "http://bench.test";
 
 interface Run {
   rps: number;
@@ -20,8 +28,8 @@ interface Run {
   errors: number;
 }
 
-async function load(url: string, headers: Record<string, string>): Promise<Run> {
-  const result = await autocannon({ url, connections: 50, duration: seconds, headers });
+async function load(url: string, headers: Record<string, string>, duration = seconds): Promise<Run> {
+  const result = await autocannon({ url, connections: 50, duration, headers });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
@@ -51,25 +59,92 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
   });
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-http-"));
-const shop = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: "info" });
-const headers = { "accept-encoding": "gzip, br" };
-try {
-  console.log(`| address | raw node:http req/s | shop req/s | shop p50 | shop p99 | ratio to raw |`);
-  console.log(`|---|---|---|---|---|---|`);
-  for (const url of URLS) {
-    // The raw server sends exactly what the shop sent for this address (compressed bytes included).
-    const sample = await rawGet(`${shop.url}${url}`, headers);
-    const baseline = await raw(sample.status, sample.headers, sample.body);
-    const rawRun = await load(`${baseline.url}${url}`, headers);
-    await baseline.close();
-    const ours = await load(`${shop.url}${url}`, headers);
-    const ratio = ours.rps / rawRun.rps;
-    console.log(
-      `| ${url} | ${Math.round(rawRun.rps)} | ${Math.round(ours.rps)} | ${ours.p50} ms | ${ours.p99} ms | ${ratio.toFixed(3)} |${ours.errors ? ` ${ours.errors} errors` : ""}`,
+/** Starts a production instance on a fresh SQLite database; its log lines are drained, not parsed. */
+async function shopInstance(env: Record<string, string> = {}): Promise<RunningServer & { dataDir: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-http-"));
+  const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: "info", PUBLIC_URL: ORIGIN, ...env });
+  server.process.stdout!.removeAllListeners("data").resume();
+  return { ...server, dataDir };
+}
+
+async function stopInstance(server: RunningServer & { dataDir: string }) {
+  await server.stop();
+  fs.rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+/** Registers a shopper and returns the session cookie to send. */
+async function signedInCookie(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: ORIGIN },
+    body: JSON.stringify({ email: "bench@example.com", password: "bench-password-1", name: "bench@example.com" }),
+  });
+  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+const residentBytes = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
+
+const rows: BenchRow[] = [];
+const table: string[] = ["| address | raw node:http req/s | shop req/s | shop p50 | shop p99 | ratio to raw |", "|---|---|---|---|---|---|"];
+
+/** Loads `url` on the raw server (same bytes) and then on the shop; one table line. */
+async function compare(base: string, url: string, headers: Record<string, string>, label = url): Promise<Run> {
+  const sample = await rawGet(`${base}${url}`, headers);
+  if (sample.status !== 200) throw new Error(`${label}: the shop answered ${sample.status}`);
+  const baseline = await raw(sample.status, sample.headers, sample.body);
+  const rawRun = await load(`${baseline.url}${url}`, headers);
+  await baseline.close();
+  const ours = await load(`${base}${url}`, headers);
+  const ratio = ours.rps / rawRun.rps;
+  table.push(
+    `| ${label} | ${Math.round(rawRun.rps)} | ${Math.round(ours.rps)} | ${ours.p50} ms | ${ours.p99} ms | ${ratio.toFixed(2)} |${ours.errors ? ` ${ours.errors} errors` : ""}`,
+  );
+  const api = url.startsWith("/api/");
+  const [minRatio, maxP99] = api ? [0.7, 20] : [0.5, 50];
+  if (!label.startsWith("signed-in")) {
+    rows.push(
+      { bench: "http", measure: `${label} req/s ratio to raw`, value: ratio.toFixed(2), target: `>= ${minRatio}`, met: ratio >= minRatio },
+      { bench: "http", measure: `${label} p99`, value: `${ours.p99} ms`, target: `< ${maxP99} ms`, met: ours.p99 < maxP99 },
     );
   }
-} finally {
-  await shop.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (ours.errors) rows.push({ bench: "http", measure: `${label} errors`, value: String(ours.errors), target: "0", met: false });
+  return ours;
 }
+
+const shop = await shopInstance();
+const started = performance.now();
+let shopLoadSeconds = 0;
+try {
+  for (const url of ANONYMOUS) {
+    await compare(shop.url, url, ACCEPT);
+    shopLoadSeconds += seconds;
+  }
+  if (only < 0) {
+    const cookie = await signedInCookie(shop.url);
+    const signedIn = await compare(shop.url, SIGNED_IN_PAGE, { ...ACCEPT, cookie }, `signed-in ${SIGNED_IN_PAGE}`);
+    shopLoadSeconds += seconds;
+    // The same page rendered for every request: an instance without the page cache.
+    const uncachedShop = await shopInstance({ PAGE_CACHE_ENTRIES: "0" });
+    const uncached = await load(`${uncachedShop.url}${SIGNED_IN_PAGE}`, ACCEPT);
+    await stopInstance(uncachedShop);
+    table.push(`| anonymous ${SIGNED_IN_PAGE}, page cache off | | ${Math.round(uncached.rps)} | ${uncached.p50} ms | ${uncached.p99} ms | |`);
+    const cost = uncached.rps / signedIn.rps;
+    rows.push({ bench: "http", measure: `signed-in ${SIGNED_IN_PAGE} cost / uncached anonymous render`, value: cost.toFixed(2), target: "<= 1.25", met: cost <= 1.25 });
+
+    // Memory after at least 60 s of this load on the one instance.
+    if (shopLoadSeconds < MEMORY_LOAD_SECONDS) await load(`${shop.url}/`, ACCEPT, MEMORY_LOAD_SECONDS - shopLoadSeconds);
+    const rss = residentBytes(shop.process.pid!) / 1024 / 1024;
+    const loaded = Math.max(shopLoadSeconds, MEMORY_LOAD_SECONDS);
+    table.push("", `Resident memory of the shop after ${loaded} s of load: ${rss.toFixed(0)} MB.`);
+    rows.push({ bench: "http", measure: `resident memory after ${loaded} s of load`, value: `${rss.toFixed(0)} MB`, target: "<= 200 MB", met: rss <= 200 });
+  }
+} finally {
+  await stopInstance(shop);
+}
+console.log(table.join("\n"));
+console.log(`\n(${Math.round((performance.now() - started) / 1000)} s, ${os.cpus().length} cores, Node ${process.version})`);
+await reportRows(rows);

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../server/db/database.ts";
 import { startServer } from "../server/test-support/server-process.ts";
+import { type BenchRow, reportRows } from "./report.ts";
 
 const ORIGIN = "http://bench.test";
 const DURATION_MS = 5_000;
@@ -73,6 +74,7 @@ try {
     return { few: stats(times.few), many: stats(times.many) };
   }
 
+  const figures: BenchRow[] = [];
   console.log("\nFirst page of orders: 1,000 orders against 1, alternating requests, %d s each\n", DURATION_MS / 1000);
   console.log("| request | orders | requests | p50 | p99 | p50 ratio (target <= 1.5) |");
   console.log("|---|---|---|---|---|---|");
@@ -80,6 +82,8 @@ try {
     const { few: a, many: b } = await measure(target);
     console.log(`| GET ${target} | 1 | ${a.n} | ${a.p50.toFixed(2)} ms | ${a.p99.toFixed(2)} ms | |`);
     console.log(`| GET ${target} | 1,000 | ${b.n} | ${b.p50.toFixed(2)} ms | ${b.p99.toFixed(2)} ms | ${(b.p50 / a.p50).toFixed(2)} |`);
+    const ratio = b.p50 / a.p50;
+    figures.push({ bench: "orders", measure: `GET ${target} p50, 1,000 orders / 1`, value: ratio.toFixed(2), target: "<= 1.5", met: ratio <= 1.5 });
   }
 
   // Streams: 20 shoppers with 10 tabs each.
@@ -103,6 +107,9 @@ try {
   console.log(`| no streams | ${mb(before)} |`);
   console.log(`| ${STREAMS} streams | ${mb(after)} |`);
   console.log(`| difference (target <= 50 MB) | ${mb(after - before)} |`);
+  const grown = (after - before) / 1024 / 1024;
+  figures.push({ bench: "orders", measure: `memory for ${STREAMS} live order streams`, value: mb(after - before), target: "<= 50 MB", met: grown <= 50 });
+  await reportRows(figures);
   for (const controller of controllers) controller.abort();
   await Promise.all(readers);
 } finally {

@@ -1,5 +1,3 @@
-import path from "node:path";
-import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
@@ -12,6 +10,7 @@ import type { AppEnv } from "./http/env.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
 import { PageCache } from "./http/page-cache.ts";
 import { NONCE, securityHeaders } from "./http/security-headers.ts";
+import { staticFiles } from "./http/static-files.ts";
 import { HttpError } from "./http-error.ts";
 import { imageRoutes } from "./images/routes.ts";
 import { loadContextFactory, type SsrHandler } from "./load-context.ts";
@@ -22,7 +21,7 @@ import { searchRoutes } from "./search/routes.ts";
 import type { Services } from "./services.ts";
 
 export interface AppDeps {
-  config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "TRUSTED_ORIGINS" | "TRUST_PROXY">;
+  config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "TRUSTED_ORIGINS" | "TRUST_PROXY" | "PAGE_CACHE_ENTRIES">;
   log: Logger;
   services: Services;
   /** React Router's request handler; absent in API-only tests. */
@@ -33,6 +32,7 @@ export interface AppDeps {
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const DATABASE_CHECK_MS = 500;
+const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 const DATABASE_AWAY = "The shop's database is unavailable; try again shortly.";
 
 function databaseAway(response: Response): Response {
@@ -69,7 +69,7 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
         // Stripe mode adds Stripe.js and its frames, and nothing else.
         scriptSrc: [...(development ? ["'self'", "'unsafe-inline'"] : ["'self'", NONCE]), ...(stripe ? ["https://js.stripe.com"] : [])],
         frameSrc: stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : ["'none'"],
-        styleSrc: development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+        styleSrc: development ? ["'self'", "'unsafe-inline'"] : ["'self'", NONCE],
         // Remote product images come through our own image proxy (/images/remote), never from elsewhere.
         imgSrc: ["'self'", "data:"],
         connectSrc: [...(development ? ["'self'", "ws:"] : ["'self'"]), ...(stripe ? ["https://api.stripe.com"] : [])],
@@ -92,8 +92,15 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
   app.use("*", sameOriginWrites(config.TRUSTED_ORIGINS));
   app.use("*", async (c, next) => {
     // Files never need the user; everything else learns it here, once.
-    c.set("user", isFilePath(c.req.path) ? null : await auth.sessionUser(c.req.raw.headers));
+    if (isFilePath(c.req.path)) {
+      c.set("user", null);
+      return next();
+    }
+    const { user, setCookies } = await auth.sessionUser(c.req.raw.headers);
+    c.set("user", user);
     await next();
+    // A renewed session cache or a dead session's clearing goes back with whatever answered.
+    if (setCookies.length > 0 && !c.res.headers.getSetCookie().length) for (const cookie of setCookies) c.res.headers.append("Set-Cookie", cookie);
   });
 
   app.onError(async (error, c) => {
@@ -156,13 +163,8 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
   }
 
   if (clientDir) {
-    const files = serveStatic({
-      root: path.relative(process.cwd(), clientDir) || ".",
-      onFound: (file, c) => {
-        // Vite puts a content hash in every name under assets/; the rest (favicon...) may change.
-        c.header("Cache-Control", file.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : "public, max-age=3600");
-      },
-    });
+    // Precompressed at build time, immutable under assets/ (server/http/static-files.ts).
+    const files = staticFiles(clientDir);
     // Only paths that name a file touch the disk; pages go straight to the renderer.
     app.use("*", (c, next) => (isFilePath(c.req.path) ? files(c, next) : next()));
   }
@@ -172,23 +174,23 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
     const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
     // Anonymous pages are the same for everyone (the basket lives in the browser): rendered once
     // per address, until the catalogue changes. Never for a session, a write or an error page.
-    const pageCache = new PageCache();
-    catalogue.onChange(() => pageCache.clear());
+    const pageCache = config.PAGE_CACHE_ENTRIES > 0 ? new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES }) : null;
+    catalogue.onChange(() => pageCache?.clear());
     app.all("*", async (c) => {
       const nonce = c.get("cspNonce");
       const url = new URL(c.req.url);
       const cacheKey =
-        !development && c.req.method === "GET" && !url.pathname.endsWith(".data") && !auth.hasSessionCookie(c.req.raw.headers)
+        pageCache && !development && c.req.method === "GET" && !url.pathname.endsWith(".data") && !auth.hasSessionCookie(c.req.raw.headers)
           ? url.pathname + url.search
           : null;
-      const hit = cacheKey && pageCache.get(cacheKey, nonce, c.req.header("accept-encoding"));
+      const hit = cacheKey && pageCache?.get(cacheKey, nonce, c.req.header("accept-encoding"));
       if (hit) return hit;
       const response = await ssr(atBrowserOrigin(c.req.raw), createLoadContext(c));
       // A page that failed because the database is away says so with 503 (and its error page).
       if (response.status >= 500 && !(await database.ping(DATABASE_CHECK_MS))) {
         return databaseAway(new Response(response.body, { status: 503, headers: response.headers }));
       }
-      return cacheKey ? pageCache.put(cacheKey, nonce, response) : response;
+      return cacheKey && pageCache ? pageCache.put(cacheKey, nonce, response) : response;
     });
   }
 

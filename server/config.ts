@@ -57,6 +57,8 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, "must be a Stripe webhook signing secret (whsec_…)").optional(),
   CATALOGUE_IMAGE_ORIGINS: originList.default([]),
   IMAGE_CACHE_MB: positiveInt.default(200),
+  // Rendered anonymous pages kept in memory (0: none, every page is rendered afresh).
+  PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).default(500),
 });
 
 export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {

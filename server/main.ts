@@ -1,5 +1,6 @@
 import http from "node:http";
 import path from "node:path";
+import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
@@ -11,8 +12,15 @@ import type { SsrHandler } from "./load-context.ts";
 import { createLogger } from "./log.ts";
 import { createServices } from "./services.ts";
 
+// Under a burst of page renders V8 lets its heap grow to several times what is live and is slow to
+// give it back; growing by a fifth at a time keeps an instance's memory near what it really uses
+// (bench/http.ts measures it: docs/BENCHMARKS.md).
+v8.setFlagsFromString("--heap-growing-percent=20");
+
 const BUILD_DIR = path.resolve("build");
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How long the services get to close after the requests are done. */
+const SHUTDOWN_CLOSE_MS = 5_000;
 
 function configOrExit(): Config {
   try {
@@ -55,6 +63,9 @@ async function main() {
   const server = http.createServer(middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);
   // A client gets 10 s to send its headers and 30 s for its whole request: slow or stalled clients
   // are cut off instead of holding sockets (live order streams are responses, not requests).
+  // A client that sends its request and then closes its side (scripts, `nc -N`) still gets the
+  // answer: by default node:http drops a response not yet written when the request's side ends.
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.listen(config.PORT, config.HOST, () => {
@@ -74,6 +85,11 @@ async function main() {
       log.warn("in-flight requests did not finish in time; closing anyway");
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS).unref();
+    // Whatever hangs (a database that vanished mid-shutdown), the process still ends.
+    setTimeout(() => {
+      log.error("shutdown did not complete in time; exiting");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS).unref();
     server.close(async () => {
       clearTimeout(force);
       await services.close();

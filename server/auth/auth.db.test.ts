@@ -180,6 +180,26 @@ describe.each(testEngines())("accounts on %s", (engine) => {
     expect(out.status).toBeLessThan(500);
   });
 
+  it("knows a signed-in request from the session cache cookie for a minute, then from the database again", async () => {
+    const { app, database } = await setup();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const signedUp = await app.request("/api/auth/sign-up/email", json({ email: "ada@example.com", password: "correct horse", name: "ada" }));
+    const cookies = signedUp.headers
+      .getSetCookie()
+      .map(cookiePair)
+      .join("; ");
+    expect(cookies).toMatch(/storefront\.session_data=/);
+    const orders = () => app.request("/api/orders", { headers: { cookie: cookies } });
+    // The session is revoked elsewhere (another device signs out): the cache still vouches for it...
+    await database.db.deleteFrom("session" as never).execute();
+    expect((await orders()).status).toBe(200);
+    // ...for at most a minute; then the database says no, and the dead session's cookies are cleared.
+    vi.setSystemTime(Date.now() + 61_000);
+    const after = await orders();
+    expect(after.status).toBe(401);
+    expect(after.headers.getSetCookie().some((c) => /^storefront\.session_token=;/.test(c) && /Max-Age=0/i.test(c))).toBe(true);
+  });
+
   it("accepts sessions made by another app instance on the same database (shared secret)", async () => {
     const { app, database } = await setup();
     const cookie = await register(app);

@@ -22,6 +22,7 @@ export type AuthResult =
 export const CLIENT_IP_HEADER = "x-storefront-client-ip";
 const COOKIE_PREFIX = "storefront";
 const AUTH_BASE_PATH = "/api/auth";
+const SESSION_COOKIE_CACHE_SECONDS = 60;
 const MIGRATION_LOCK = 0x53_74_6f_72; // "Stor": one PostgreSQL advisory lock for concurrent first starts
 
 export type AuthSettings = Pick<
@@ -45,6 +46,12 @@ function createBetterAuth(database: AppDatabase, secret: string, settings: AuthS
         else if (level === "warn") log.warn({ source: "better-auth" }, message);
         else log.debug({ source: "better-auth" }, message);
       },
+    },
+    session: {
+      // A page learns its user from a signed cookie that better-auth keeps for a minute, instead of
+      // a database read per request. The price: a session revoked elsewhere (another device signing
+      // out) may still be seen for up to that minute; signing out here clears the cookie at once.
+      cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_SECONDS },
     },
     emailAndPassword: {
       enabled: true,
@@ -101,11 +108,14 @@ export class AuthService {
     return getSessionCookie(headers, { cookiePrefix: COOKIE_PREFIX }) !== null;
   }
 
-  /** The user of the request's session, or null when it has none or it is no longer valid. */
-  async sessionUser(headers: Headers): Promise<SessionUser | null> {
-    if (!this.hasSessionCookie(headers)) return null;
-    const session = await this.auth.api.getSession({ headers });
-    return session ? { uid: session.user.id, email: session.user.email } : null;
+  /**
+   * The user of the request's session, or null when it has none or it is no longer valid, and the
+   * cookies to send back: a renewed session cache, or the clearing of a dead session's cookies.
+   */
+  async sessionUser(headers: Headers): Promise<{ user: SessionUser | null; setCookies: string[] }> {
+    if (!this.hasSessionCookie(headers)) return { user: null, setCookies: [] };
+    const { headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true });
+    return { user: session ? { uid: session.user.id, email: session.user.email } : null, setCookies: answer.getSetCookie() };
   }
 
   /**

@@ -31,8 +31,8 @@ interface Prepared {
   source: Product[];
   json: string;
   etag: string;
-  gzip?: Buffer;
-  br?: Buffer;
+  gzip?: Uint8Array<ArrayBuffer>;
+  br?: Uint8Array<ArrayBuffer>;
 }
 
 const MAX_PREPARED = 500;
@@ -75,8 +75,8 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string): Hono {
    */
   async function answer(c: Context, build: (products: Product[]) => unknown): Promise<Response> {
     const products = await currentList();
-    const url = new URL(c.req.url);
-    const key = url.pathname + url.search;
+    // The path and query as sent (the URL is absolute: scheme://host/...).
+    const key = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
     let entry = prepared.get(key);
     if (!entry || entry.source !== products) {
       const json = JSON.stringify(build(products));
@@ -90,11 +90,10 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string): Hono {
     if (c.req.header("if-none-match") === entry.etag) return c.body(null, 304);
     const encoding = entry.json.length >= COMPRESS_FROM_BYTES ? encodingFor(c.req.header("accept-encoding")) : null;
     if (!encoding) return c.body(entry.json, 200, { "Content-Type": "application/json" });
-    const body = (entry[encoding] ??=
-      encoding === "br"
-        ? brotliCompressSync(entry.json, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
-        : gzipSync(entry.json, { level: 9 }));
-    return c.body(new Uint8Array(body), 200, { "Content-Type": "application/json", "Content-Encoding": encoding });
+    const body = (entry[encoding] ??= new Uint8Array(
+      encoding === "br" ? brotliCompressSync(entry.json, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(entry.json, { level: 9 }),
+    ));
+    return c.body(body, 200, { "Content-Type": "application/json", "Content-Encoding": encoding });
   }
 
   // Set before the route runs, so they ride on every answer, errors included, at no extra cost.

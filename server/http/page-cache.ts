@@ -17,7 +17,7 @@ export class PageCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
-  constructor(private readonly limits: { maxEntries: number; maxBytes: number } = { maxEntries: 500, maxBytes: 32 * 1024 * 1024 }) {}
+  constructor(private readonly limits: { maxEntries: number; maxBytes: number }) {}
 
   /** A cached page for `key` with `nonce` in it, gzipped when the client takes gzip, or null. */
   get(key: string, nonce: string, acceptEncoding: string | undefined): Response | null {

@@ -1,5 +1,5 @@
 import os from "node:os";
-import sharp from "sharp";
+import type { Sharp, SharpOptions } from "sharp";
 
 /** The widths we make of each remote image: a card (up to 220 CSS px) at 1× and 2×, the product page at 2×. */
 export const IMAGE_WIDTHS = [240, 480, 960] as const;
@@ -16,11 +16,20 @@ export const CONTENT_TYPE: Record<ImageFormat, string> = { webp: "image/webp", j
 // A decompression bomb (a tiny file that decodes to gigapixels) is refused before it is decoded.
 const MAX_INPUT_PIXELS = 40_000_000;
 
-// The results are cached on disk; libvips' own cache would only hold decoded images in memory.
-sharp.cache(false);
-// One thread per image, and at most half the cores resizing at once: a page's first visit asks for
-// all its images together, and the pages themselves must still render at once meanwhile.
-sharp.concurrency(1);
+let loaded: Promise<(input: Buffer, options: SharpOptions) => Sharp> | null = null;
+
+/** sharp (libvips, about 20 MB) is loaded on the first image: a shop without remote images never needs it. */
+function sharp(input: Buffer, options: SharpOptions): Promise<Sharp> {
+  loaded ??= import("sharp").then(({ default: library }) => {
+    // The results are cached on disk; libvips' own cache would only hold decoded images in memory.
+    library.cache(false);
+    // One thread per image, and at most half the cores resizing at once: a page's first visit asks
+    // for all its images together, and the pages themselves must still render at once meanwhile.
+    library.concurrency(1);
+    return library;
+  });
+  return loaded.then((library) => library(input, options));
+}
 const MAX_RENDERS = Math.max(1, Math.floor(os.availableParallelism() / 2));
 let running = 0;
 const waiting: Array<() => void> = [];
@@ -39,7 +48,7 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
 /** Does this decode as an image we can resize? (Checked once, before a source is kept.) */
 export async function isDecodableImage(source: Buffer): Promise<boolean> {
   try {
-    const { width, height } = await sharp(source, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    const { width, height } = await (await sharp(source, { limitInputPixels: MAX_INPUT_PIXELS })).metadata();
     return width > 0 && height > 0;
   } catch {
     return false;
@@ -52,8 +61,8 @@ export async function isDecodableImage(source: Buffer): Promise<boolean> {
  * the card's own background.
  */
 export function renderImage(source: Buffer, width: ImageWidth, format: ImageFormat): Promise<Buffer> {
-  return limited(() => {
-    const image = sharp(source, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
+  return limited(async () => {
+    const image = (await sharp(source, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" }))
       .autoOrient()
       .resize({ width, height: width, fit: "inside", withoutEnlargement: true });
     return format === "webp"

@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { CreatedIntent, IntentState, IntentStatus, PaymentGateway } from "./gateway.ts";
 
 export interface StripeOptions {
@@ -22,15 +22,18 @@ export type WebhookResult = { ok: true; event: Stripe.Event } | { ok: false; mes
 /** Stripe: PaymentIntents created server side, confirmed by Stripe.js in the browser, checked again here. */
 export class StripeGateway implements PaymentGateway {
   readonly kind = "stripe" as const;
-  private readonly stripe: Stripe;
 
-  constructor(private readonly options: StripeOptions) {
-    this.stripe = new Stripe(options.secretKey, {
-      maxNetworkRetries: 2,
-      timeout: 10_000,
-      telemetry: false,
-      ...(options.api ?? {}),
-    });
+  private constructor(
+    private readonly options: StripeOptions,
+    private readonly stripe: Stripe,
+    private readonly sdk: typeof Stripe,
+  ) {}
+
+  /** The SDK is loaded only here: a shop on the test gateway never holds it in memory. */
+  static async create(options: StripeOptions): Promise<StripeGateway> {
+    const { default: sdk } = await import("stripe");
+    const stripe = new sdk(options.secretKey, { maxNetworkRetries: 2, timeout: 10_000, telemetry: false, ...(options.api ?? {}) });
+    return new StripeGateway(options, stripe, sdk);
   }
 
   async createIntent({ amount, userId, checkoutId }: { amount: number; userId: string; checkoutId: string }): Promise<CreatedIntent> {
@@ -47,7 +50,7 @@ export class StripeGateway implements PaymentGateway {
     try {
       return toState(await this.stripe.paymentIntents.retrieve(id));
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      if (error instanceof this.sdk.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
       throw error;
     }
   }
