@@ -9,8 +9,13 @@ const TILES = [
   { title: "Jewelry", category: "jewelery" },
 ];
 
-/** One autoplay interval (5 s) and the slide's transition, run on the page's fake clock. */
-const AUTOPLAY_STEP_MS = 6_000;
+/** The time each slide stays (app/components/Carousel.tsx). */
+const AUTOPLAY_MS = 5_000;
+/** Long enough for a slide's transition to end. */
+const TRANSITION_MS = 2_000;
+/** One autoplay interval and the slide's transition, run on the page's fake clock. */
+const AUTOPLAY_STEP_MS = AUTOPLAY_MS + TRANSITION_MS;
+const CLOCK_START = Date.UTC(2026, 0, 1);
 
 const slides = (page: Page): Locator => page.getByRole("region", { name: "Featured" }).getByTestId("carousel-slide");
 
@@ -24,11 +29,16 @@ const cardTitles = async (page: Page): Promise<string[]> =>
 
 const sortedTitles = (list: { title: string }[]): string[] => list.map((p) => p.title).sort();
 
-/** Opens the home page and waits until the carousel's engine, fetched after hydration, has started. */
-async function openCarousel(page: Page): Promise<void> {
-  await open(page, "/");
-  await expect(page.getByRole("region", { name: "Featured" })).toHaveAttribute("data-engine", "ready");
-}
+const engineRequests = (page: Page): string[] => {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    if (/\/carousel-engine-[\w-]+\.js$/.test(new URL(request.url()).pathname)) seen.push(request.url());
+  });
+  return seen;
+};
+
+/** Waits until the carousel's engine (embla), fetched when the slides first have to move, has started. */
+const engineStarted = (page: Page) => expect(page.getByRole("region", { name: "Featured" })).toHaveAttribute("data-engine", "ready");
 
 const resultsPath = (category: string) => `/results/${encodeURIComponent(category)}`;
 
@@ -52,30 +62,57 @@ test.describe("home carousel", () => {
     expect(pageErrors).toEqual([]);
   });
 
-  test("plays on its own, one slide after another", async ({ page, pageErrors }) => {
-    // Time passes on the page's fake clock, not the test's: no waiting for real seconds.
-    await page.clock.install();
-    await openCarousel(page);
+  test("plays on its own, one slide after another, fetching its engine only when the first slide has to move", async ({ page, pageErrors }) => {
+    // Time passes on the page's fake clock, not the test's: no waiting for real seconds. It stands
+    // still between the steps, so "just before the first autoplay step" is exact.
+    await page.clock.install({ time: CLOCK_START });
+    await page.clock.pauseAt(CLOCK_START + 1_000);
+    const fetched = engineRequests(page);
+    await open(page, "/");
     expect(await selectedSlide(page)).toBe(0);
     await expect(slides(page).nth(0)).toBeInViewport({ ratio: 0.9 });
+    // The first load carries no carousel code: the first slide is plain server-rendered HTML.
+    await page.clock.runFor(AUTOPLAY_MS - 100);
+    expect(fetched).toEqual([]);
+    await expect(page.getByRole("region", { name: "Featured" })).toHaveAttribute("data-engine", "waiting");
 
-    // Autoplay every 5 s: the second slide comes up without anyone touching the page...
-    await page.clock.runFor(AUTOPLAY_STEP_MS);
+    // Autoplay every 5 s: at the first step the engine comes and the second slide comes up without
+    // anyone touching the page...
+    await page.clock.runFor(100);
+    await engineStarted(page);
+    expect(fetched).toHaveLength(1);
     await expect.poll(() => selectedSlide(page)).toBe(1);
+    await page.clock.runFor(TRANSITION_MS);
     await expect(slides(page).nth(1)).toBeInViewport({ ratio: 0.9 });
     await expect(slides(page).nth(0)).not.toBeInViewport();
-    // ...and then the third: it keeps cycling.
+    // ...and then the third, moved by the engine's own autoplay: it keeps cycling.
     await page.clock.runFor(AUTOPLAY_STEP_MS);
     await expect.poll(() => selectedSlide(page)).toBe(2);
     await expect(slides(page).nth(2)).toBeInViewport({ ratio: 0.9 });
     await expect(page.getByRole("region", { name: "Featured" }).locator('[data-selected="true"]')).toHaveCount(1);
+    expect(fetched).toHaveLength(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  test("fetches its engine as soon as the shopper reaches for it, without an extra step", async ({ page, pageErrors }) => {
+    await page.clock.install();
+    const fetched = engineRequests(page);
+    await open(page, "/");
+    await page.getByRole("region", { name: "Featured" }).hover();
+    await engineStarted(page);
+    expect(fetched).toHaveLength(1);
+    expect(await selectedSlide(page)).toBe(0);
+    // Its first autoplay step comes from the engine alone: one slide, not two.
+    await page.mouse.move(0, 0);
+    await page.clock.runFor(AUTOPLAY_STEP_MS);
+    await expect.poll(() => selectedSlide(page)).toBe(1);
     expect(pageErrors).toEqual([]);
   });
 
   test("stays still for visitors who prefer reduced motion, and the arrows loop", async ({ page, pageErrors }) => {
     await page.clock.install();
     await page.emulateMedia({ reducedMotion: "reduce" });
-    await openCarousel(page);
+    await open(page, "/");
     // Count every change of the selected slide from now on.
     await page.evaluate(() => {
       const record = window as unknown as { slideChanges: number };
@@ -98,7 +135,7 @@ test.describe("home carousel", () => {
     await expect.poll(() => selectedSlide(page)).toBe(0);
     await page.getByRole("button", { name: "Previous slide", exact: true }).click();
     await expect.poll(() => selectedSlide(page)).toBe(4);
-    await page.clock.runFor(1_000); // the slide's transition
+    await page.clock.runFor(TRANSITION_MS);
     await expect(slides(page).nth(4)).toBeInViewport({ ratio: 0.9 });
     expect(pageErrors).toEqual([]);
   });

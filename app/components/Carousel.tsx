@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import type { CarouselEngine } from "./carousel-engine.ts";
 
+/** Time each slide stays before the next one comes (spec section 9: autoplay). */
+const AUTOPLAY_MS = 5_000;
+
 export interface Slide {
   src: string;
   alt: string;
@@ -9,7 +12,7 @@ export interface Slide {
 /**
  * The home page hero: slides that play on their own and loop for ever, with no indicators and no
  * thumbnails (spec section 9). The server renders the slides as plain images, the first one the
- * page's largest paint; the engine that moves them (embla) is fetched once the page has hydrated.
+ * page's largest paint; the engine that moves them (embla) is fetched only once they have to move.
  */
 export function Carousel({ slides, width, height }: { slides: Slide[]; width: number; height: number }) {
   const viewport = useRef<HTMLDivElement>(null);
@@ -17,22 +20,49 @@ export function Carousel({ slides, width, height }: { slides: Slide[]; width: nu
   const [selected, setSelected] = useState(0);
   const [moving, setMoving] = useState(false);
 
+  // The engine (embla) is fetched when the slides first have to move: at the first autoplay step,
+  // or as soon as the shopper reaches for the carousel (pointer, touch, keyboard focus). A visit
+  // shorter than one autoplay interval never downloads it.
+  const startEngine = useRef<() => Promise<CarouselEngine | null>>(() => Promise.resolve(null));
   useEffect(() => {
     let gone = false;
-    void import("./carousel-engine.ts").then(({ startCarousel }) => {
-      if (gone || !viewport.current) return;
-      engine.current = startCarousel(viewport.current, setSelected);
-      setMoving(true);
-    });
+    let loading: Promise<CarouselEngine | null> | null = null;
+    startEngine.current = () =>
+      (loading ??= import("./carousel-engine.ts").then(({ startCarousel }) => {
+        if (gone || !viewport.current) return null;
+        engine.current = startCarousel(viewport.current, AUTOPLAY_MS, setSelected);
+        setMoving(true);
+        return engine.current;
+      }));
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    // Once started, the engine's own autoplay takes the later steps (and this first one, if the
+    // shopper's reach started it earlier).
+    const firstStep = still
+      ? undefined
+      : window.setTimeout(() => {
+          if (!loading) void startEngine.current().then((started) => started?.scrollNext());
+        }, AUTOPLAY_MS);
     return () => {
       gone = true;
+      window.clearTimeout(firstStep);
       engine.current?.destroy();
       engine.current = null;
     };
   }, []);
+  const reachedFor = () => void startEngine.current();
+  const step = (direction: "scrollPrev" | "scrollNext") => void startEngine.current().then((started) => started?.[direction]());
 
   return (
-    <section className="carousel" aria-roledescription="carousel" aria-label="Featured" data-engine={moving ? "ready" : "loading"}>
+    <section
+      className="carousel"
+      aria-roledescription="carousel"
+      aria-label="Featured"
+      data-engine={moving ? "ready" : "waiting"}
+      onPointerEnter={reachedFor}
+      onPointerDown={reachedFor}
+      onTouchStart={reachedFor}
+      onFocus={reachedFor}
+    >
       <div className="carousel__viewport" ref={viewport}>
         <div className="carousel__track">
           {slides.map((slide, i) => (
@@ -59,10 +89,10 @@ export function Carousel({ slides, width, height }: { slides: Slide[]; width: nu
           ))}
         </div>
       </div>
-      <button type="button" className="carousel__arrow carousel__arrow--prev" aria-label="Previous slide" onClick={() => engine.current?.scrollPrev()}>
+      <button type="button" className="carousel__arrow carousel__arrow--prev" aria-label="Previous slide" onClick={() => step("scrollPrev")}>
         ‹
       </button>
-      <button type="button" className="carousel__arrow carousel__arrow--next" aria-label="Next slide" onClick={() => engine.current?.scrollNext()}>
+      <button type="button" className="carousel__arrow carousel__arrow--next" aria-label="Next slide" onClick={() => step("scrollNext")}>
         ›
       </button>
     </section>

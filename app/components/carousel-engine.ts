@@ -1,8 +1,6 @@
 import EmblaCarousel from "embla-carousel";
 import Autoplay from "embla-carousel-autoplay";
 
-const AUTOPLAY_MS = 5_000;
-
 export interface CarouselEngine {
   scrollPrev(): void;
   scrollNext(): void;
@@ -10,12 +8,12 @@ export interface CarouselEngine {
 }
 
 /**
- * Sets the server-rendered slides moving: autoplay, infinite loop (spec section 9). Loaded after
- * the page has hydrated, so the first paint carries none of this code. Visitors who ask for
- * reduced motion get still slides and the arrows.
+ * Sets the server-rendered slides moving: autoplay, infinite loop (spec section 9). Loaded when
+ * the slides first have to move (app/components/Carousel.tsx), so the first load carries none of
+ * it. Visitors who ask for reduced motion get still slides and the arrows.
  */
-export function startCarousel(viewport: HTMLElement, onSelect: (index: number) => void): CarouselEngine {
-  const autoplay = Autoplay({ delay: AUTOPLAY_MS, playOnInit: false, stopOnInteraction: false, stopOnMouseEnter: true });
+export function startCarousel(viewport: HTMLElement, delayMs: number, onSelect: (index: number) => void): CarouselEngine {
+  const autoplay = Autoplay({ delay: delayMs, playOnInit: false, stopOnInteraction: false, stopOnMouseEnter: true });
   const embla = EmblaCarousel(viewport, { loop: true }, [autoplay]);
   const select = () => onSelect(embla.selectedScrollSnap());
   embla.on("select", select);
