@@ -206,6 +206,23 @@ describe.each(testEngines())("accounts on %s", (engine) => {
     const { app: second } = await testApp({ database });
     expect((await session(second, cookie))?.user?.email).toBe("ada@example.com");
   });
+
+  it("takes turns with our own transactions: sign-ups during a checkout's transaction both succeed", async () => {
+    const { app, database } = await setup();
+    // A transaction of ours that awaits between its statements, as a payment's fulfilment does;
+    // on SQLite both share one connection, so better-auth must wait for it rather than nest in it.
+    const ours = database.db.transaction().execute(async (trx) => {
+      await trx.selectFrom("payments").select("id").execute();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await trx.selectFrom("orders").select("id").execute();
+    });
+    const signUps = ["grace@example.com", "alan@example.com"].map((email) =>
+      app.request("/api/auth/sign-up/email", json({ email, password: "correct horse", name: email }), fromClient("10.0.0.2")),
+    );
+    await expect(ours).resolves.toBeUndefined();
+    expect((await Promise.all(signUps)).map((r) => r.status)).toEqual([200, 200]);
+    expect(await userCount(database)).toBe(2);
+  });
 });
 
 describe.each(testEngines())("the sign-in page on %s", (engine) => {

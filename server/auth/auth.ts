@@ -37,7 +37,9 @@ function createBetterAuth(database: AppDatabase, secret: string, settings: AuthS
     baseURL: settings.PUBLIC_URL,
     basePath: AUTH_BASE_PATH,
     secret,
-    database: database.driver.engine === "sqlite" ? database.driver.database : database.driver.pool,
+    // Our own Kysely, not the driver under it: on SQLite there is one connection, and only one
+    // Kysely (one lock) keeps better-auth's transactions and ours from starting inside each other.
+    database: { db: database.db, type: database.engine },
     trustedOrigins: settings.TRUSTED_ORIGINS,
     telemetry: { enabled: false },
     logger: {

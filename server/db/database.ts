@@ -7,7 +7,7 @@ import type { Schema } from "./schema.ts";
 
 export type Engine = "sqlite" | "postgres";
 
-/** The driver under Kysely: better-auth takes it directly, and LISTEN/NOTIFY needs the pool. */
+/** The driver under Kysely: LISTEN/NOTIFY needs the pool (better-auth shares our Kysely, not this). */
 export type DatabaseDriver = { engine: "sqlite"; database: SqliteDatabase.Database } | { engine: "postgres"; pool: pg.Pool };
 
 export interface AppDatabase {
