@@ -53,7 +53,7 @@ async function main() {
   const log = createLogger(config);
 
   const database = openDatabase(databaseTarget(config));
-  const applied = await migrateToLatest(database.db);
+  const applied = await migrateToLatest(database);
   if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
   const services = await createServices(config, log, database);
   const { ssr, clientDir, middleware } = await pageRenderer(config);

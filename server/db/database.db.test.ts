@@ -11,10 +11,19 @@ describe.each(testEngines())("database on %s", (engine) => {
   it("runs the migrations once; a second run is a no-op", async () => {
     const database = await freshDatabase(engine, { migrate: false });
     drop = database.drop;
-    const first = await migrateToLatest(database.db);
+    const first = await migrateToLatest(database);
     expect(first).toContain("0001_settings");
-    const second = await migrateToLatest(database.db);
+    const second = await migrateToLatest(database);
     expect(second).toEqual([]);
+    if (engine === "postgres") {
+      // A second shop in another schema of the same server migrates its own schema, undisturbed by this one's tables.
+      const neighbour = await freshDatabase(engine, { migrate: false });
+      try {
+        expect(await migrateToLatest(neighbour)).toContain("0001_settings");
+      } finally {
+        await neighbour.drop();
+      }
+    }
     await database.db.insertInto("settings").values({ key: "k", value: "v" }).execute();
     const rows = await database.db.selectFrom("settings").selectAll().execute();
     expect(rows).toEqual([{ key: "k", value: "v" }]);

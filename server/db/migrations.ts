@@ -1,5 +1,5 @@
-import { type Kysely, type Migration, Migrator } from "kysely";
-import type { Schema } from "./schema.ts";
+import { type Kysely, type Migration, Migrator, sql } from "kysely";
+import type { AppDatabase } from "./database.ts";
 
 // One list of migrations for both engines: only portable column types, no engine-specific SQL.
 // Names sort in the order they run; never edit one that has shipped, add a new one.
@@ -59,10 +59,14 @@ const migrations: Record<string, Migration> = {
 };
 
 /** Brings the schema up to date; returns the names of the migrations it applied. */
-export async function migrateToLatest(db: Kysely<Schema>): Promise<string[]> {
+export async function migrateToLatest({ db, engine }: Pick<AppDatabase, "db" | "engine">): Promise<string[]> {
+  // On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told which one:
+  // a shop in one schema would take another schema's tables for its own and fail to migrate.
+  const schema = engine === "postgres" ? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : null;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -29,7 +29,7 @@ export async function freshDatabase(
     database = openDatabase({ engine: "postgres", url, searchPath: schema, maxConnections: 4 });
     cleanup = () => admin(url, `drop schema ${schema} cascade`);
   }
-  if (options.migrate !== false) await migrateToLatest(database.db);
+  if (options.migrate !== false) await migrateToLatest(database);
   return {
     ...database,
     async drop() {

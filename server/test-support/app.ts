@@ -36,7 +36,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<{ app: Retu
   let database = options.database;
   if (!database) {
     database = openDatabase({ engine: "sqlite", file: ":memory:" });
-    await migrateToLatest(database.db);
+    await migrateToLatest(database);
   }
   const services = await createServices(config, log, database, {
     catalogue: options.catalogue ?? new EmbeddedCatalogue(),
