@@ -1,6 +1,7 @@
 import type { HttpBindings } from "@hono/node-server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type AppDatabase } from "../db/database.ts";
+import { sessionCacheExpiry } from "./auth.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../db/testing.ts";
 import { TEST_ORIGIN, testApp } from "../test-support/app.ts";
 import { builtPages } from "../test-support/pages.ts";
@@ -198,6 +199,43 @@ describe.each(testEngines())("accounts on %s", (engine) => {
     const after = await orders();
     expect(after.status).toBe(401);
     expect(after.headers.getSetCookie().some((c) => /^storefront\.session_token=;/.test(c) && /Max-Age=0/i.test(c))).toBe(true);
+  });
+
+  it("checks a session cache cookie's signature once: repeats of the same cookies skip it, altered ones do not", async () => {
+    const { app } = await setup();
+    const signedUp = await app.request("/api/auth/sign-up/email", json({ email: "ada@example.com", password: "correct horse", name: "ada" }));
+    const cookies = signedUp.headers.getSetCookie().map(cookiePair).join("; ");
+    const orders = (cookie: string) => app.request("/api/orders", { headers: { cookie } });
+    expect((await orders(cookies)).status).toBe(200);
+
+    const importKey = vi.spyOn(globalThis.crypto.subtle, "importKey");
+    try {
+      expect((await orders(cookies)).status).toBe(200);
+      expect((await orders(cookies)).status).toBe(200);
+      expect(importKey).not.toHaveBeenCalled();
+      // Another signature on the same session data is checked, and refused.
+      const forged = cookies.replace(/(storefront\.session_data=)([^;]+)/, (_, name: string, value: string) => {
+        const payload = JSON.parse(Buffer.from(value, "base64url").toString()) as { signature: string };
+        return name + Buffer.from(JSON.stringify({ ...payload, signature: "A".repeat(payload.signature.length) })).toString("base64url");
+      });
+      expect(forged).not.toBe(cookies);
+      await orders(forged);
+      expect(importKey).toHaveBeenCalled();
+    } finally {
+      importKey.mockRestore();
+    }
+  });
+
+  it("reads when a session cache cookie stops being accepted", () => {
+    const encode = (payload: object) => Buffer.from(JSON.stringify(payload)).toString("base64url");
+    const session = (expiresAt: string) => ({ session: { expiresAt }, user: {} });
+    const cookie = (value: string) => `other=1; storefront.session_token=abc; storefront.session_data=${value}`;
+    expect(sessionCacheExpiry(cookie(encode({ session: session("2030-01-01T00:00:00.000Z"), expiresAt: 1_000 })))).toBe(1_000);
+    expect(sessionCacheExpiry(cookie(encode({ session: session("1970-01-01T00:00:02.000Z"), expiresAt: 5_000 })))).toBe(2_000);
+    expect(sessionCacheExpiry(`__Secure-storefront.session_data=${encode({ session: session("2030-01-01T00:00:00.000Z"), expiresAt: 7 })}`)).toBe(7);
+    expect(sessionCacheExpiry(cookie("not-json"))).toBeNull();
+    expect(sessionCacheExpiry(cookie(encode({ session: session("garbage"), expiresAt: 1 })))).toBeNull();
+    expect(sessionCacheExpiry("storefront.session_token=abc")).toBeNull();
   });
 
   it("accepts sessions made by another app instance on the same database (shared secret)", async () => {

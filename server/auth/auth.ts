@@ -1,5 +1,5 @@
 import { betterAuth } from "better-auth";
-import { getSessionCookie } from "better-auth/cookies";
+import { getSessionCookie, parseCookies } from "better-auth/cookies";
 import { getMigrations } from "better-auth/db/migration";
 import { sql } from "kysely";
 import type { Config } from "../config.ts";
@@ -87,6 +87,8 @@ type BetterAuth = ReturnType<typeof createBetterAuth>;
  * reach better-auth's own routes under /api/auth through `handler`.
  */
 export class AuthService {
+  private readonly verified = new VerifiedSessions();
+
   private constructor(
     private readonly auth: BetterAuth,
     private readonly settings: AuthSettings,
@@ -116,8 +118,16 @@ export class AuthService {
    */
   async sessionUser(headers: Headers): Promise<{ user: SessionUser | null; setCookies: string[] }> {
     if (!this.hasSessionCookie(headers)) return { user: null, setCookies: [] };
+    const cookies = headers.get("cookie") ?? "";
+    const known = this.verified.get(cookies);
+    if (known) return { user: known, setCookies: [] };
     const { headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true });
-    return { user: session ? { uid: session.user.id, email: session.user.email } : null, setCookies: answer.getSetCookie() };
+    const user = session ? { uid: session.user.id, email: session.user.email } : null;
+    const setCookies = answer.getSetCookie();
+    // Answered from the session cache cookie (nothing renewed): the same cookies mean the same user until it expires.
+    const until = user && setCookies.length === 0 ? sessionCacheExpiry(cookies) : null;
+    if (user && until) this.verified.set(cookies, user, until);
+    return { user, setCookies };
   }
 
   /**
@@ -166,6 +176,53 @@ export class AuthService {
         ? { uid: payload.user.id, email: payload.user.email }
         : null;
     return { ok: true, user, setCookies: response.headers.getSetCookie() };
+  }
+}
+
+/**
+ * Users of session cache cookies better-auth has already verified, until each cookie's own expiry:
+ * a browser sends the same cookies with every request for up to a minute, and a repeat skips
+ * better-auth's signature check (a WebCrypto key import and an HMAC per request). It accepts
+ * exactly what better-auth's cookie cache accepts, for no longer; bounded, oldest dropped first.
+ */
+class VerifiedSessions {
+  private readonly entries = new Map<string, { user: SessionUser; until: number }>();
+
+  constructor(private readonly max = 5_000) {}
+
+  get(cookies: string): SessionUser | null {
+    const entry = this.entries.get(cookies);
+    if (!entry) return null;
+    if (Date.now() < entry.until) return entry.user;
+    this.entries.delete(cookies);
+    return null;
+  }
+
+  set(cookies: string, user: SessionUser, until: number): void {
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(cookies, { user, until });
+  }
+}
+
+/**
+ * When the session cache cookie among `cookies` stops being accepted: the earlier of its own
+ * expiry and its session's. Read from better-auth's compact encoding (base64url JSON); null when
+ * there is no such cookie or it does not parse, and then nothing is remembered.
+ */
+export function sessionCacheExpiry(cookies: string): number | null {
+  const name = `${COOKIE_PREFIX}.session_data`;
+  const value = [...parseCookies(cookies)].find(([key]) => key === name || key === `__Secure-${name}`)?.[1];
+  if (!value) return null;
+  try {
+    const payload = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as {
+      expiresAt?: unknown;
+      session?: { session?: { expiresAt?: unknown } };
+    };
+    const cache = payload.expiresAt;
+    const session = new Date(payload.session?.session?.expiresAt as string).getTime();
+    return typeof cache === "number" && Number.isFinite(session) ? Math.min(cache, session) : null;
+  } catch {
+    return null;
   }
 }
 
