@@ -28,6 +28,18 @@ describe.each(testEngines())("the API on %s", (engine) => {
     expect(await response.json()).toEqual({ status: "unavailable", database: engine, catalogue: { source: "embedded", state: "fresh" } });
   });
 
+  it("sends small JSON answers as they are, with their length, and gzips large ones", async () => {
+    const { app: server } = await app();
+    const gzip = { headers: { "accept-encoding": "gzip" } };
+    const small = await server.request("/api/orders", gzip);
+    expect(small.status).toBe(401);
+    expect(small.headers.get("content-encoding")).toBeNull();
+    expect(Number(small.headers.get("content-length"))).toBe(new TextEncoder().encode(await small.text()).byteLength);
+    const large = await server.request("/api/search?q=a&limit=20", gzip);
+    expect(large.status).toBe(200);
+    expect(large.headers.get("content-encoding")).toBe("gzip");
+  });
+
   it("puts the security headers on API responses", async () => {
     const { app: server } = await app();
     const response = await server.request("/api/health");

@@ -7,6 +7,7 @@ import { catalogueRoutes } from "./catalogue/routes.ts";
 import type { Config } from "./config.ts";
 import { clientAddress } from "./http/client.ts";
 import type { AppEnv } from "./http/env.ts";
+import { jsonResponse } from "./http/json-response.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
 import { PageCache } from "./http/page-cache.ts";
 import { NONCE, securityHeaders } from "./http/security-headers.ts";
@@ -104,11 +105,11 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
   });
 
   app.onError(async (error, c) => {
-    if (error instanceof HttpError) return c.json({ error: error.message }, error.status);
+    if (error instanceof HttpError) return jsonResponse(c, { error: error.message }, error.status);
     // Whatever failed, while the database is away the honest answer is "try again shortly".
-    if (!(await database.ping(DATABASE_CHECK_MS))) return databaseAway(c.json({ error: DATABASE_AWAY }, 503));
+    if (!(await database.ping(DATABASE_CHECK_MS))) return databaseAway(jsonResponse(c, { error: DATABASE_AWAY }, 503));
     log.error({ err: error, method: c.req.method, path: c.req.path }, "unhandled error");
-    return c.json({ error: "Something went wrong on our side." }, 500);
+    return jsonResponse(c, { error: "Something went wrong on our side." }, 500);
   });
 
   // --- API ---------------------------------------------------------------------------------
@@ -131,7 +132,7 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
   api.get("/health", async (c) => {
     const ok = await database.ping();
     // The catalogue's state is reported, never a reason to fail: the pages degrade without it.
-    return c.json({ status: ok ? "ok" : "unavailable", database: database.engine, catalogue: catalogue.health() }, ok ? 200 : 503, {
+    return jsonResponse(c, { status: ok ? "ok" : "unavailable", database: database.engine, catalogue: catalogue.health() }, ok ? 200 : 503, {
       "Cache-Control": "no-store",
     });
   });

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { jsonResponse } from "./json-response.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -14,7 +15,7 @@ export function sameOriginWrites(trustedOrigins: readonly string[]): MiddlewareH
     const origin = c.req.header("origin");
     const crossSite = c.req.header("sec-fetch-site") === "cross-site";
     if ((origin !== undefined && !trusted.has(origin)) || crossSite) {
-      return c.json({ error: "Requests from other sites are not allowed." }, 403);
+      return jsonResponse(c, { error: "Requests from other sites are not allowed." }, 403);
     }
     return next();
   };

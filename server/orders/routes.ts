@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Schema } from "../db/schema.ts";
 import type { AppEnv } from "../http/env.ts";
+import { jsonResponse } from "../http/json-response.ts";
 import { limitParam } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { OrderFeed } from "./feed.ts";
@@ -45,7 +46,7 @@ export function orderRoutes(db: Kysely<Schema>, feed: OrderFeed): Hono<AppEnv> {
     const cursor = before === undefined ? null : decodeCursor(before);
     if (before !== undefined && !cursor) throw new HttpError(400, "before must be a cursor from a previous page's next");
     const page = await listOrders(db, c.get("user")!.uid, { limit, before: cursor });
-    return c.json({ orders: page.orders, next: page.next && encodeCursor(page.next) });
+    return jsonResponse(c, { orders: page.orders, next: page.next && encodeCursor(page.next) });
   });
 
   /**
@@ -90,7 +91,7 @@ export function orderRoutes(db: Kysely<Schema>, feed: OrderFeed): Hono<AppEnv> {
     const order = await findOrder(db, c.get("user")!.uid, c.req.param("id"));
     // Someone else's order is as unknown as one that does not exist.
     if (!order) throw new HttpError(404, "No such order.");
-    return c.json({ order: { id: order.id, amount: order.amount, created: order.created, basket: order.basket } });
+    return jsonResponse(c, { order: { id: order.id, amount: order.amount, created: order.created, basket: order.basket } });
   });
 
   return api;

@@ -1,7 +1,8 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../http/env.ts";
 import { jsonBody } from "../http/json-body.ts";
+import { jsonResponse } from "../http/json-response.ts";
 import { HttpError } from "../http-error.ts";
 import type { PaymentFailure, PaymentResult, PaymentsService } from "./service.ts";
 
@@ -39,28 +40,28 @@ export function paymentRoutes(payments: PaymentsService): Hono<AppEnv> {
     return user.uid;
   };
 
-  const respond = <T>(result: PaymentResult<T>) => {
-    if (result.ok) return Response.json(result.value);
-    return Response.json(errorBody(result), { status: result.status });
+  const respond = <T>(c: Context, result: PaymentResult<T>) => {
+    if (result.ok) return jsonResponse(c, result.value);
+    return jsonResponse(c, errorBody(result), result.status);
   };
 
   api.post("/create", async (c) => {
     const uid = signedIn(c.get("user"));
-    return respond(await payments.create(uid, await jsonBody(c, createBody)));
+    return respond(c, await payments.create(uid, await jsonBody(c, createBody)));
   });
 
   api.post("/confirm", async (c) => {
     const uid = signedIn(c.get("user"));
-    return respond(await payments.confirm(uid, await jsonBody(c, confirmBody)));
+    return respond(c, await payments.confirm(uid, await jsonBody(c, confirmBody)));
   });
 
   api.post("/complete", async (c) => {
     const uid = signedIn(c.get("user"));
-    return respond(await payments.complete(uid, (await jsonBody(c, completeBody)).paymentIntentId));
+    return respond(c, await payments.complete(uid, (await jsonBody(c, completeBody)).paymentIntentId));
   });
 
   // Stripe calls this with no session: the signature over the raw body is what it is checked by.
-  api.post("/webhook", async (c) => respond(await payments.webhook(await c.req.text(), c.req.header("stripe-signature"))));
+  api.post("/webhook", async (c) => respond(c, await payments.webhook(await c.req.text(), c.req.header("stripe-signature"))));
 
   return api;
 }

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { etag } from "hono/etag";
 import { z } from "zod";
+import { jsonResponse } from "../http/json-response.ts";
 import { limitParam } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { SearchService } from "./service.ts";
@@ -38,7 +39,7 @@ export function searchRoutes(search: SearchService): Hono {
       total,
       results: hits.map(({ product }) => ({ id: product.id, title: product.title })),
     };
-    return c.json(body);
+    return jsonResponse(c, body);
   });
 
   return api;
