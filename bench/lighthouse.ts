@@ -208,5 +208,5 @@ try {
   browser.close();
   await shop.stop();
   baseline.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
+  fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); // Chromium may still be writing its profile as it exits
 }
