@@ -56,6 +56,13 @@ export default tseslint.config(
   {
     files: ["server/**/*.ts"],
     rules: {
+      // JSON answers go through jsonResponse (server/http/json-response.ts), which states their length
+      // so that compression skips small ones.
+      "no-restricted-properties": [
+        "error",
+        { object: "c", property: "json", message: "Use jsonResponse(c, ...) from server/http/json-response.ts." },
+        { object: "Response", property: "json", message: "Use jsonResponse(c, ...) from server/http/json-response.ts." },
+      ],
       "@typescript-eslint/no-restricted-imports": [
         "error",
         { patterns: [{ regex: "^(\\.\\.?/)+app(/|$)", message: "server/ never imports from app/." }] },

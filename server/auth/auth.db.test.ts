@@ -48,6 +48,12 @@ describe.each(testEngines())("accounts on %s", (engine) => {
     return cookiePair(sessionCookie(response));
   }
 
+  /** Every cookie a sign-up sets (session token and session cache), as a browser sends them back. */
+  async function browserCookies(app: App) {
+    const signedUp = await app.request("/api/auth/sign-up/email", json({ email: "ada@example.com", password: "correct horse", name: "ada" }));
+    return signedUp.headers.getSetCookie().map(cookiePair).join("; ");
+  }
+
   const session = async (app: App, cookie: string) =>
     (await (await app.request("/api/auth/get-session", { headers: { cookie } })).json()) as { user?: { email: string } } | null;
 
@@ -184,11 +190,7 @@ describe.each(testEngines())("accounts on %s", (engine) => {
   it("knows a signed-in request from the session cache cookie for a minute, then from the database again", async () => {
     const { app, database } = await setup();
     vi.useFakeTimers({ toFake: ["Date"] });
-    const signedUp = await app.request("/api/auth/sign-up/email", json({ email: "ada@example.com", password: "correct horse", name: "ada" }));
-    const cookies = signedUp.headers
-      .getSetCookie()
-      .map(cookiePair)
-      .join("; ");
+    const cookies = await browserCookies(app);
     expect(cookies).toMatch(/storefront\.session_data=/);
     const orders = () => app.request("/api/orders", { headers: { cookie: cookies } });
     // The session is revoked elsewhere (another device signs out): the cache still vouches for it...
@@ -203,8 +205,7 @@ describe.each(testEngines())("accounts on %s", (engine) => {
 
   it("checks a session cache cookie's signature once: repeats of the same cookies skip it, altered ones do not", async () => {
     const { app } = await setup();
-    const signedUp = await app.request("/api/auth/sign-up/email", json({ email: "ada@example.com", password: "correct horse", name: "ada" }));
-    const cookies = signedUp.headers.getSetCookie().map(cookiePair).join("; ");
+    const cookies = await browserCookies(app);
     const orders = (cookie: string) => app.request("/api/orders", { headers: { cookie } });
     expect((await orders(cookies)).status).toBe(200);
 
