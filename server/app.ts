@@ -87,7 +87,7 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
   app.use("*", compress());
 
   app.use("*", async (c, next) => {
-    c.set("clientIp", clientAddress(c.env, c.req.header("x-forwarded-for"), config.TRUST_PROXY));
+    c.set("clientIp", clientAddress(c.env, () => c.req.header("x-forwarded-for"), config.TRUST_PROXY));
     await next();
   });
   app.use("*", sameOriginWrites(config.TRUSTED_ORIGINS));

@@ -72,6 +72,8 @@ async function main() {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     log.info({ url: `http://${config.HOST}:${port}`, database: database.engine, mode: config.NODE_ENV }, "Storefront is listening");
+    // Whoever waits for this line (an operator, a supervisor, the tests) need not wait for the batch.
+    log.flush();
   });
 
   let stopping = false;

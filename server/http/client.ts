@@ -6,10 +6,12 @@ import type { HttpBindings } from "@hono/node-server";
  * the outermost of them wrote into X-Forwarded-For. Entries to the left of it are whatever the
  * client sent, so they are never believed: a forged header cannot pass for another client.
  */
-export function clientAddress(env: Partial<HttpBindings> | undefined, forwardedFor: string | undefined, trustProxy: number): string {
+export function clientAddress(env: Partial<HttpBindings> | undefined, forwardedFor: () => string | undefined, trustProxy: number): string {
   const socket = env?.incoming?.socket?.remoteAddress ?? "unknown";
-  if (trustProxy === 0 || !forwardedFor) return socket;
-  const hops = forwardedFor
+  // Without proxies of ours the header is not even read (reading one builds the request's Headers).
+  const forwarded = trustProxy === 0 ? undefined : forwardedFor();
+  if (!forwarded) return socket;
+  const hops = forwarded
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean);

@@ -1,3 +1,6 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "./env.ts";
@@ -49,5 +52,31 @@ describe("security headers", () => {
     expect(moved.headers.get("location")).toBe("http://localhost/page");
     expect(moved.headers.get("x-frame-options")).toBe("DENY");
     expect(moved.headers.get("content-security-policy")).toContain("'nonce-");
+  });
+
+  it("are the same over node:http, where they are the response's defaults", async () => {
+    const server = http.createServer(getRequestListener(app().fetch));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const page = await fetch(`${base}/page`);
+      const policy = page.headers.get("content-security-policy")!;
+      const nonce = /'nonce-([^']+)'/.exec(policy)![1]!;
+      expect(await page.text()).toBe(`<script nonce="${nonce}"></script>`);
+      expect(page.headers.get("x-frame-options")).toBe("DENY");
+      expect(page.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+      // Each header once, and the route's own value wins over the default.
+      const open = await fetch(`${base}/public`);
+      expect(open.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+      expect(open.headers.get("x-content-type-options")).toBe("nosniff");
+      const moved = await fetch(`${base}/moved`, { redirect: "manual" });
+      expect(moved.status).toBe(302);
+      expect(moved.headers.get("x-frame-options")).toBe("DENY");
+      expect(moved.headers.get("content-security-policy")).toContain("'nonce-");
+      const second = /'nonce-([^']+)'/.exec((await fetch(`${base}/page`)).headers.get("content-security-policy")!)![1];
+      expect(second).not.toBe(nonce);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -40,8 +40,9 @@ export function newNonce(): string {
 /**
  * The security headers of every response, with a fresh CSP nonce per request (`cspNonce`, which
  * the pages put on their scripts). The policy text is built once; each response only joins its nonce in.
- * Headers are written onto the finished response directly: going through `c.header()` after the
- * handler would make Hono copy the response once per header.
+ * On node:http they are the response's defaults (see below); elsewhere they are written onto the
+ * finished response directly: going through `c.header()` after the handler would make Hono copy
+ * the response once per header.
  */
 export function securityHeaders({ csp, hsts }: { csp: CspDirectives; hsts: string | false }): MiddlewareHandler<AppEnv> {
   // The policy is text pieces between the nonces, joined with each response's nonce.
@@ -54,6 +55,17 @@ export function securityHeaders({ csp, hsts }: { csp: CspDirectives; hsts: strin
   return async (c, next) => {
     const nonce = newNonce();
     c.set("cspNonce", nonce);
+    const policy = pieces.join(`'nonce-${nonce}'`);
+    const outgoing = c.env?.outgoing;
+    if (outgoing && !outgoing.headersSent) {
+      // On node:http they go onto the socket's response as defaults: the headers the response is
+      // written with (writeHead) take precedence, so a route's own choice stands, and no Headers
+      // object is touched (each Headers.set validates and re-sorts: most of this step's cost).
+      for (const [name, value] of fixed) outgoing.setHeader(name, value);
+      outgoing.setHeader("Content-Security-Policy", policy);
+      return next();
+    }
+    // Elsewhere (app.request in tests, other runtimes) they are written onto the finished response.
     await next();
     let headers = c.res.headers;
     if (!trySet(headers, "X-Content-Type-Options", "nosniff")) {
@@ -62,7 +74,7 @@ export function securityHeaders({ csp, hsts }: { csp: CspDirectives; hsts: strin
       headers = c.res.headers;
     }
     for (const [name, value] of fixed) if (!headers.has(name)) headers.set(name, value);
-    if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", pieces.join(`'nonce-${nonce}'`));
+    if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", policy);
   };
 }
 
