@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { compress } from "hono/compress";
 import { CLIENT_IP_HEADER } from "./auth/auth.ts";
 import { EmbeddedCatalogue, PRODUCT_IMAGE_PATH } from "./catalogue/embedded.ts";
 import { catalogueRoutes } from "./catalogue/routes.ts";
 import type { Config } from "./config.ts";
 import { clientAddress } from "./http/client.ts";
+import { compression } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
 import { jsonResponse } from "./http/json-response.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
@@ -84,7 +84,7 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
     }),
   );
 
-  app.use("*", compress());
+  app.use("*", compression());
 
   app.use("*", async (c, next) => {
     c.set("clientIp", clientAddress(c.env, () => c.req.header("x-forwarded-for"), config.TRUST_PROXY));

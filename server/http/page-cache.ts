@@ -1,3 +1,4 @@
+import { acceptsGzip } from "./compression.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Entry {
@@ -69,13 +70,4 @@ export class PageCache {
     this.bytes -= entry.page.bytes;
     this.entries.delete(key);
   }
-}
-
-/** Whether an Accept-Encoding header takes gzip (and does not refuse it with q=0). */
-function acceptsGzip(accept: string | undefined): boolean {
-  if (!accept) return false;
-  return accept.split(",").some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(";");
-    return (coding === "gzip" || coding === "*") && !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
-  });
 }

@@ -6,7 +6,7 @@ import { TEST_ORIGIN, testApp } from "../test-support/app.ts";
 import { builtPages } from "../test-support/pages.ts";
 
 // The production build's client files, served through the whole app (security headers and the
-// global compress() middleware included), as `npm start` serves them.
+// global compression middleware included), as `npm start` serves them.
 const clientDir = path.resolve("build/client");
 const CHROME = "gzip, deflate, br, zstd";
 
@@ -37,7 +37,7 @@ describe("built client files", () => {
     expect(response.headers.get("vary")).toBe("Accept-Encoding");
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     const sent = await body(response);
-    // Exactly the file on disk: compress() did not encode it a second time.
+    // Exactly the file on disk: compression did not encode it a second time.
     expect(sent.equals(onDisk(`${script}.br`))).toBe(true);
     expect(response.headers.get("content-length")).toBe(String(sent.length));
     expect(zlib.brotliDecompressSync(sent).equals(onDisk(script))).toBe(true);

@@ -9,7 +9,7 @@ const REVALIDATE_HOURLY = "public, max-age=3600";
  * The built client files (build/client). The build writes a brotli and a gzip copy beside every
  * compressible file (vite.config.ts, `precompress`), at levels too slow for each request: the copy
  * the client accepts is sent as it is (br, else gzip, else the file itself), with its own
- * Content-Encoding and Content-Length, so the global compress() middleware leaves it alone.
+ * Content-Encoding and Content-Length, so the global compression middleware leaves it alone.
  */
 export function staticFiles(clientDir: string): MiddlewareHandler {
   const serve = serveStatic({ root: path.relative(process.cwd(), clientDir) || ".", precompressed: true });

@@ -1,0 +1,77 @@
+import { gunzipSync } from "node:zlib";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { acceptsGzip, compression } from "./compression.ts";
+
+const big = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Product number ${i}` })) });
+const page = `<!DOCTYPE html><html><body>${"<p>Storefront</p>".repeat(200)}</body></html>`;
+
+function app() {
+  const hono = new Hono();
+  hono.use("*", compression());
+  hono.get("/json", (c) => c.body(big, 200, { "Content-Type": "application/json", ETag: '"v1"' }));
+  hono.get("/small", (c) => c.body('{"ok":true}', 200, { "Content-Type": "application/json" }));
+  // A body of unknown length (a stream), as React Router's data answers are.
+  hono.get("/stream", () => new Response(new Blob([big]).stream(), { headers: { "Content-Type": "text/x-script" } }));
+  hono.get("/page", () => new Response(new Blob([page]).stream(), { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+  hono.get("/encoded", (c) => c.body(big, 200, { "Content-Type": "application/json", "Content-Encoding": "br" }));
+  hono.get("/keep", (c) => c.body(big, 200, { "Content-Type": "application/json", "Cache-Control": "no-transform" }));
+  hono.get("/image", (c) => c.body(new Uint8Array(4096), 200, { "Content-Type": "image/png" }));
+  return hono;
+}
+
+const gzip = { headers: { "accept-encoding": "gzip, deflate, br" } };
+
+describe("compression", () => {
+  it("gzips a whole answer in one go and says its length", async () => {
+    const response = await app().request("/json", gzip);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("vary")).toBe("Accept-Encoding");
+    expect(response.headers.get("etag")).toBe('W/"v1"');
+    const body = Buffer.from(await response.arrayBuffer());
+    expect(Number(response.headers.get("content-length"))).toBe(body.byteLength);
+    expect(body.byteLength).toBeLessThan(big.length / 3);
+    expect(gunzipSync(body).toString()).toBe(big);
+  });
+
+  it("reads a streamed answer whole, then gzips it", async () => {
+    const response = await app().request("/stream", gzip);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    const body = Buffer.from(await response.arrayBuffer());
+    expect(Number(response.headers.get("content-length"))).toBe(body.byteLength);
+    expect(gunzipSync(body).toString()).toBe(big);
+  });
+
+  it("keeps a page streaming, gzipped as it goes", async () => {
+    const response = await app().request("/page", gzip);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("content-length")).toBeNull();
+    expect(gunzipSync(Buffer.from(await response.arrayBuffer())).toString()).toBe(page);
+  });
+
+  it("leaves alone what is small, already encoded, marked no-transform, not text, or not wanted gzipped", async () => {
+    const shop = app();
+    for (const path of ["/small", "/encoded", "/keep", "/image"]) {
+      const response = await shop.request(path, gzip);
+      expect(response.headers.get("content-encoding"), path).toBe(path === "/encoded" ? "br" : null);
+    }
+    for (const accept of ["identity", "gzip;q=0, br", ""]) {
+      const response = await shop.request("/json", { headers: { "accept-encoding": accept } });
+      expect(response.headers.get("content-encoding"), accept).toBeNull();
+      // A shared cache must still keep the two forms apart.
+      expect(response.headers.get("vary")).toBe("Accept-Encoding");
+      expect(await response.text()).toBe(big);
+    }
+    const head = await shop.request("/json", { method: "HEAD", ...gzip });
+    expect(head.headers.get("content-encoding")).toBeNull();
+  });
+
+  it("reads Accept-Encoding as HTTP means it", () => {
+    expect(acceptsGzip("gzip")).toBe(true);
+    expect(acceptsGzip("br, GZIP;q=0.5")).toBe(true);
+    expect(acceptsGzip("*")).toBe(true);
+    expect(acceptsGzip("gzip;q=0")).toBe(false);
+    expect(acceptsGzip("gzip; q=0.0, br")).toBe(false);
+    expect(acceptsGzip(undefined)).toBe(false);
+  });
+});

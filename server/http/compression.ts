@@ -1,0 +1,60 @@
+import { promisify } from "node:util";
+import { gzip, gzipSync } from "node:zlib";
+import type { MiddlewareHandler } from "hono";
+import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
+
+/** Smaller answers cost more to compress than they save on the wire. */
+const MIN_BYTES = 1024;
+/** Up to this size one gzip call on the request's own thread is cheaper than a trip to the thread pool. */
+const INLINE_UP_TO = 64 * 1024;
+const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
+const gzipInPool = promisify(gzip);
+
+/** Whether an Accept-Encoding header takes gzip (and does not refuse it with q=0). */
+export function acceptsGzip(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    return (coding === "gzip" || coding === "*") && !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
+  });
+}
+
+/**
+ * gzip for the answers worth it, when the client takes it. A page streams as it renders, through
+ * a gzip stream. Every other answer (JSON, React Router's data, text) is already whole when its
+ * handler returns, so it is compressed in one call and sent with its length: a web
+ * CompressionStream pipeline per answer cost more CPU than the compression itself. Answers that
+ * are already encoded (precompressed files, the catalogue API, cached pages), small, not text, or
+ * marked no-transform pass untouched.
+ */
+export function compression(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const { status, headers } = c.res;
+    if (c.req.method === "HEAD" || status === 204 || status === 206 || status === 304) return;
+    const type = headers.get("content-type");
+    const length = headers.get("content-length");
+    if (!type || !COMPRESSIBLE_CONTENT_TYPE_REGEX.test(type) || headers.has("content-encoding") || headers.has("transfer-encoding")) return;
+    if ((length !== null && Number(length) < MIN_BYTES) || NO_TRANSFORM.test(headers.get("cache-control") ?? "")) return;
+    const vary = headers.get("vary");
+    if (vary !== "*" && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? "")) headers.set("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+    if (!acceptsGzip(c.req.header("accept-encoding")) || !c.res.body) return;
+
+    if (type.startsWith("text/html")) {
+      c.res = new Response(c.res.body.pipeThrough(new CompressionStream("gzip")), c.res);
+      c.res.headers.delete("Content-Length");
+    } else {
+      const whole = new Uint8Array(await c.res.arrayBuffer());
+      if (whole.byteLength < MIN_BYTES) {
+        c.res = new Response(whole, c.res);
+        return;
+      }
+      const body = whole.byteLength <= INLINE_UP_TO ? gzipSync(whole) : await gzipInPool(whole);
+      c.res = new Response(new Uint8Array(body), c.res);
+      c.res.headers.set("Content-Length", String(body.byteLength));
+    }
+    c.res.headers.set("Content-Encoding", "gzip");
+    const etag = c.res.headers.get("ETag");
+    if (etag && !etag.startsWith("W/")) c.res.headers.set("ETag", `W/${etag}`);
+  };
+}
