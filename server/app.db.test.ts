@@ -53,8 +53,26 @@ describe.each(testEngines())("the API on %s", (engine) => {
     const { app: server } = await app();
     for (const path of ["/api/health", "/api/catalogue/products", "/api/anything"]) {
       const response = await server.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
-      expect(response.status, path).toBe(405);
+      expect(response.status, path).toBe(path === "/api/anything" ? 404 : 405);
       expect(await response.json()).toEqual({ error: `No API endpoint POST ${path}.` });
+    }
+  });
+
+  it("answers 405 with Allow for a path it has asked with another method, and 404 for a path it has not, whatever the method", async () => {
+    const { app: server } = await app();
+    const cases: Array<[string, string, number, string | null]> = [
+      ["GET", "/api/payment/create", 405, "POST"],
+      ["DELETE", "/api/search", 405, "GET, HEAD"],
+      ["PUT", "/api/catalogue/products/3", 405, "GET, HEAD"],
+      ["DELETE", "/api/nothing-here", 404, null],
+      ["PATCH", "/api/payment/nothing", 404, null],
+      ["POST", "/api/search/extra", 404, null],
+    ];
+    for (const [method, path, status, allow] of cases) {
+      const response = await server.request(path, { method });
+      expect(response.status, `${method} ${path}`).toBe(status);
+      expect(response.headers.get("allow"), `${method} ${path}`).toBe(allow);
+      expect(await response.json()).toEqual({ error: `No API endpoint ${method} ${path}.` });
     }
   });
 

@@ -4,6 +4,7 @@ import { CLIENT_IP_HEADER } from "./auth/auth.ts";
 import { EmbeddedCatalogue, PRODUCT_IMAGE_PATH } from "./catalogue/embedded.ts";
 import { catalogueRoutes } from "./catalogue/routes.ts";
 import type { Config } from "./config.ts";
+import { allowedMethods } from "./http/allowed-methods.ts";
 import { clientAddress } from "./http/client.ts";
 import { compression } from "./http/compression.ts";
 import type { AppEnv } from "./http/env.ts";
@@ -140,8 +141,14 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
   api.route("/payment", paymentRoutes(services.payments));
   api.route("/orders", orderRoutes(database.db, services.orderFeed));
   api.route("/search", searchRoutes(services.search));
+  // No route matched: a path we have, asked with another method, is 405 (saying which it takes);
+  // any other is 404, whatever the method.
+  const allowed = allowedMethods(() => api.routes);
   api.all("*", (c) => {
-    throw new HttpError(c.req.method === "GET" ? 404 : 405, `No API endpoint ${c.req.method} ${c.req.path}.`);
+    const methods = allowed(c.req.path.slice("/api".length));
+    const message = `No API endpoint ${c.req.method} ${c.req.path}.`;
+    if (methods.length === 0) throw new HttpError(404, message);
+    return jsonResponse(c, { error: message }, 405, { Allow: methods.join(", ") });
   });
   app.route("/api", api);
 
