@@ -10,6 +10,7 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
+import { EARLY_TAPS_SCRIPT } from "./basket/early-taps.ts";
 import { StoreProvider } from "./basket/store.tsx";
 import { Header } from "./components/Header.tsx";
 import { NotFound } from "./components/NotFound.tsx";
@@ -33,8 +34,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {/* Server-rendered only: when hydrating, React passes over a <head> element it did not
-            render and leaves it in place, so the styles stay for the page's whole life. */}
+            render and leaves it in place, so the styles stay for the page's whole life (and the
+            early-tap script has done its work by then). */}
         {assets && <style nonce={nonce} dangerouslySetInnerHTML={{ __html: assets.stylesheet }} />}
+        {assets && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: EARLY_TAPS_SCRIPT }} />}
         <meta name="theme-color" content="#131921" />
         <Meta />
         <Links />

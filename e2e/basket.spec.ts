@@ -148,6 +148,8 @@ test("basket journey: add from home and product page, change quantities, empty, 
   await expectBasket(page, []);
   await expect(page.getByText("Oops! No item in your cart.", { exact: true })).toBeVisible();
   await expect(subtotal(page)).toHaveText("Subtotal (0 items): $0.00");
+  // The spec shows the link whatever the basket holds; /payment then says there is nothing to pay for.
+  await expect(page.getByRole("link", { name: "Continue to checkout", exact: true })).toHaveAttribute("href", "/payment");
 
   // The basket lives in memory only: add again, reload, and it is empty.
   await page.getByRole("link", { name: "Storefront home", exact: true }).click();
@@ -247,3 +249,31 @@ for (const [label, viewport] of Object.entries(viewports)) {
     });
   });
 }
+
+test("taps on Add to cart before the page has hydrated still land in the basket, once each", async ({ page, pageErrors }) => {
+  // Hold the app's scripts back, as a slow phone does: the server-rendered page is up, React is not.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/assets/*.js", async (route) => {
+    await released;
+    await route.continue();
+  });
+  const [first, second] = [products[0]!, products[4]!];
+  await page.goto("/", { waitUntil: "domcontentloaded" });
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+  await addToCart(page, first).click();
+  await addToCart(page, second).click();
+  await addToCart(page, first).click();
+  await expect(cartCount(page)).toHaveText("0");
+
+  release();
+  await waitForHydration(page);
+  await expectCartCount(page, 3);
+  // After hydration the button is React's again: one more tap is one more item, not two.
+  await addToCart(page, second).click();
+  await expectCartCount(page, 4);
+  await cartLink(page).click();
+  await expect(quantity(page, first)).toHaveText("2");
+  await expect(quantity(page, second)).toHaveText("2");
+  expect(pageErrors).toEqual([]);
+});

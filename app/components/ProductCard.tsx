@@ -1,6 +1,7 @@
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { Product } from "../../server/catalogue/product.ts";
+import { takeEarlyTaps } from "../basket/early-taps.ts";
 import { useStore } from "../basket/store.tsx";
 import { Price } from "./Price.tsx";
 import { shorten } from "../text.ts";
@@ -36,6 +37,11 @@ export function ProductCard({ product, flex, showDescription, showAdd, priority,
   const Heading = (["h1", "h2", "h3"] as const)[headingLevel - 1]!;
   // A toggle that would reveal only a few more words is noise: show such a text whole.
   const long = product.description.length > SHORT_DESCRIPTION + 20;
+  // Taps on this card's button before the app had hydrated count now (see early-taps.ts).
+  useEffect(() => {
+    if (!showAdd) return;
+    for (let taps = takeEarlyTaps(product.id); taps > 0; taps--) dispatch({ type: "ADD_TO_BASKET", item: product });
+  }, [showAdd, product, dispatch]);
   return (
     <article className={`card${flex ? " card--flex" : ""}`} aria-label={product.title}>
       <Link to={`/products/${product.id}`} className="card__image-link">
@@ -67,7 +73,12 @@ export function ProductCard({ product, flex, showDescription, showAdd, priority,
           </div>
         )}
         {showAdd && (
-          <button type="button" className="button-primary card__add" onClick={() => dispatch({ type: "ADD_TO_BASKET", item: product })}>
+          <button
+            type="button"
+            className="button-primary card__add"
+            data-add-to-basket={product.id}
+            onClick={() => dispatch({ type: "ADD_TO_BASKET", item: product })}
+          >
             Add to cart
           </button>
         )}

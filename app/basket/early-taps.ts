@@ -1,0 +1,24 @@
+/**
+ * "Add to cart" tapped before the app has hydrated would do nothing: the basket is client state,
+ * and a slow phone shows the page well before its script has run. A few bytes of inline script in
+ * the head (EARLY_TAPS_SCRIPT) keep those taps, and each card with the button adds what was tapped
+ * for it once the app has taken over. Once `<html data-hydrated>` is set, React has the clicks.
+ */
+const QUEUE = "__storefrontEarlyAdds";
+
+export const EARLY_TAPS_SCRIPT =
+  `(function(){var q=window.${QUEUE}=[];document.addEventListener("click",function(e){` +
+  `if(document.documentElement.hasAttribute("data-hydrated"))return;` +
+  `var b=e.target&&e.target.closest&&e.target.closest("[data-add-to-basket]");if(!b)return;` +
+  // Kept from React's own listeners too, should they be attached before the card has taken it.
+  `e.stopImmediatePropagation();q.push(b.getAttribute("data-add-to-basket"))},true)})()`;
+
+/** How many early taps there were on this product's button; they are taken, so each counts once. */
+export function takeEarlyTaps(productId: number): number {
+  const queue: unknown = (window as unknown as Record<string, unknown>)[QUEUE];
+  if (!Array.isArray(queue)) return 0;
+  const before = queue.length;
+  const rest = queue.filter((id) => id !== String(productId));
+  queue.splice(0, queue.length, ...rest);
+  return before - rest.length;
+}
