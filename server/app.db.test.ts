@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { freshDatabase, testEngines } from "./db/testing.ts";
-import { testApp } from "./test-support/app.ts";
+import { jsonPost, signUp, testApp } from "./test-support/app.ts";
 
 describe.each(testEngines())("the API on %s", (engine) => {
   let drop: () => Promise<void> = async () => {};
@@ -56,6 +56,20 @@ describe.each(testEngines())("the API on %s", (engine) => {
       expect(response.status, path).toBe(path === "/api/anything" ? 404 : 405);
       expect(await response.json()).toEqual({ error: `No API endpoint POST ${path}.` });
     }
+  });
+
+  it("never puts a session's cookies on the public, cacheable catalogue API", async () => {
+    const { app: server } = await app();
+    const cookie = await signUp(server, "public@example.com");
+    expect((await server.request("/api/auth/sign-out", jsonPost({}, { cookie }))).status).toBe(200);
+    // The signed-out session's cookie still comes: elsewhere the answer clears it...
+    const health = await server.request("/api/health", { headers: { cookie } });
+    expect(health.headers.getSetCookie().join("; ")).toContain("session_token=;");
+    // ...but an answer any cache may keep and share carries no one's cookies.
+    const products = await server.request("/api/catalogue/products", { headers: { cookie } });
+    expect(products.status).toBe(200);
+    expect(products.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(products.headers.getSetCookie()).toEqual([]);
   });
 
   it("answers 405 with Allow for a path it has asked with another method, and 404 for a path it has not, whatever the method", async () => {

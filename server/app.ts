@@ -85,6 +85,13 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
     }),
   );
 
+  // The public catalogue API (FakeStore's shape, for any site): the same read-only data for everyone,
+  // already compressed, so it answers ahead of every step that concerns a visitor (compression,
+  // client address, same-origin writes, session, body limit). Its `Cache-Control: public` answers
+  // thereby never carry a session's renewed cookies. A method it does not take falls through to
+  // the API's 405 below.
+  app.route("/api/catalogue", catalogueRoutes(catalogue, config.PUBLIC_URL));
+
   app.use("*", compression());
 
   app.use("*", async (c, next) => {
@@ -137,15 +144,14 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
       "Cache-Control": "no-store",
     });
   });
-  api.route("/catalogue", catalogueRoutes(catalogue, config.PUBLIC_URL));
   api.route("/payment", paymentRoutes(services.payments));
   api.route("/orders", orderRoutes(database.db, services.orderFeed));
   api.route("/search", searchRoutes(services.search));
   // No route matched: a path we have, asked with another method, is 405 (saying which it takes);
   // any other is 404, whatever the method.
-  const allowed = allowedMethods(() => api.routes);
+  const allowed = allowedMethods(() => app.routes);
   api.all("*", (c) => {
-    const methods = allowed(c.req.path.slice("/api".length));
+    const methods = allowed(c.req.path);
     const message = `No API endpoint ${c.req.method} ${c.req.path}.`;
     if (methods.length === 0) throw new HttpError(404, message);
     return jsonResponse(c, { error: message }, 405, { Allow: methods.join(", ") });
