@@ -25,24 +25,49 @@ export function applyListQuery(products: Product[], query: { limit?: number; sor
   return query.limit === undefined ? sorted : sorted.slice(0, query.limit);
 }
 
+type Encoding = "br" | "gzip" | "identity";
+
+/** One form of an answer as it goes out: the bytes and every header of its own, made once. */
+interface Sendable {
+  body: Uint8Array<ArrayBuffer>;
+  headers: Record<string, string>;
+}
+
 /** One answer, serialised, hashed and compressed once for as long as the catalogue's data is the same. */
 interface Prepared {
   /** The product list it was made from: a different list (a refresh) means a stale answer. */
   source: Product[];
   json: string;
   etag: string;
-  gzip?: Uint8Array<ArrayBuffer>;
-  br?: Uint8Array<ArrayBuffer>;
+  forms: Partial<Record<Encoding, Sendable>>;
+}
+
+/** Public, read-only data: every site may read it (no credentials) and show it. */
+const PUBLIC_DATA = { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin" };
+const CACHE_CONTROL = "public, max-age=60";
+
+function sendable({ json, etag }: Prepared, encoding: Encoding): Sendable {
+  const body = new Uint8Array(
+    encoding === "br"
+      ? brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
+      : encoding === "gzip"
+        ? gzipSync(json, { level: 9 })
+        : Buffer.from(json),
+  );
+  const headers: Record<string, string> = { ...PUBLIC_DATA, "Content-Type": "application/json", ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding" };
+  if (encoding !== "identity") headers["Content-Encoding"] = encoding;
+  headers["Content-Length"] = String(body.byteLength);
+  return { body, headers };
 }
 
 const MAX_PREPARED = 500;
 const COMPRESS_FROM_BYTES = 1024;
 
-/** br, then gzip, when the client takes them; null for identity. */
-function encodingFor(accept: string | undefined): "br" | "gzip" | null {
-  if (!accept) return null;
+/** br, then gzip, when the client takes them; identity otherwise. */
+function encodingFor(accept: string | undefined): Encoding {
+  if (!accept) return "identity";
   const offered = accept.split(",").map((part) => part.trim().split(";")[0]!.toLowerCase());
-  return offered.includes("br") ? "br" : offered.includes("gzip") ? "gzip" : null;
+  return offered.includes("br") ? "br" : offered.includes("gzip") ? "gzip" : "identity";
 }
 
 /** A path with and without a trailing slash: FakeStore (Express) answers both. */
@@ -80,27 +105,27 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string): Hono {
     let entry = prepared.get(key);
     if (!entry || entry.source !== products) {
       const json = JSON.stringify(build(products));
-      entry = { source: products, json, etag: `"${createHash("sha1").update(json).digest("base64url")}"` };
+      entry = { source: products, json, etag: `"${createHash("sha1").update(json).digest("base64url")}"`, forms: {} };
       if (prepared.size >= MAX_PREPARED) prepared.clear();
       prepared.set(key, entry);
     }
-    c.header("ETag", entry.etag);
-    c.header("Cache-Control", "public, max-age=60");
-    c.header("Vary", "Accept-Encoding");
-    if (c.req.header("if-none-match") === entry.etag) return c.body(null, 304);
-    const encoding = entry.json.length >= COMPRESS_FROM_BYTES ? encodingFor(c.req.header("accept-encoding")) : null;
-    if (!encoding) return c.body(entry.json, 200, { "Content-Type": "application/json" });
-    const body = (entry[encoding] ??= new Uint8Array(
-      encoding === "br" ? brotliCompressSync(entry.json, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(entry.json, { level: 9 }),
-    ));
-    return c.body(body, 200, { "Content-Type": "application/json", "Content-Encoding": encoding });
+    if (c.req.header("if-none-match") === entry.etag) {
+      c.header("ETag", entry.etag);
+      c.header("Cache-Control", CACHE_CONTROL);
+      c.header("Vary", "Accept-Encoding");
+      return c.body(null, 304);
+    }
+    const encoding = entry.json.length >= COMPRESS_FROM_BYTES ? encodingFor(c.req.header("accept-encoding")) : "identity";
+    const { body, headers } = (entry.forms[encoding] ??= sendable(entry, encoding));
+    // The whole answer, headers included, as prepared: nothing is built or copied per request.
+    return new Response(body, { status: 200, headers });
   }
 
   // Set before the route runs, so they ride on every answer, errors included, at no extra cost.
+  // (Prepared answers carry them already.)
   api.use("*", async (c, next) => {
-    c.header("Access-Control-Allow-Origin", "*");
     // The site-wide same-origin policy would stop other sites' no-cors loads of this public data.
-    c.header("Cross-Origin-Resource-Policy", "cross-origin");
+    for (const [name, value] of Object.entries(PUBLIC_DATA)) c.header(name, value);
     await next();
   });
 
