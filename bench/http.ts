@@ -1,5 +1,6 @@
 // HTTP throughput of the shop against a raw node:http server answering the same bytes, measured in
-// the same run: autocannon, 50 connections, 10 s per address (5 s with --short), production build
+// the same run: autocannon, 50 connections, 10 s per address (5 s with --short) after a 2 s (1 s)
+// warm-up of each server, production build
 // on SQLite. Also: a signed-in page against an uncached anonymous render of the same page (a second
 // instance with the page cache off), and the shop's resident memory after at least 60 s of load.
 // Usage: npm run bench:http [-- --short] [-- --only /path]
@@ -13,6 +14,8 @@ import { type RunningServer, startServer } from "../server/test-support/server-p
 import { type BenchRow, reportRows } from "./report.ts";
 
 const seconds = process.argv.includes("--short") ? 5 : 10;
+/** Load before each measured run, on the raw server and the shop alike, so neither is measured cold (JIT). */
+const warmUpSeconds = process.argv.includes("--short") ? 1 : 2;
 const only = process.argv.indexOf("--only");
 const ANONYMOUS = only > 0 ? [process.argv[only + 1]!] : ["/api/catalogue/products", "/products/1", "/results/electronics", "/"];
 const SIGNED_IN_PAGE = "/products/1";
@@ -96,8 +99,10 @@ async function compare(base: string, url: string, headers: Record<string, string
   const sample = await rawGet(`${base}${url}`, headers);
   if (sample.status !== 200) throw new Error(`${label}: the shop answered ${sample.status}`);
   const baseline = await raw(sample.status, sample.headers, sample.body);
+  await load(`${baseline.url}${url}`, headers, warmUpSeconds);
   const rawRun = await load(`${baseline.url}${url}`, headers);
   await baseline.close();
+  await load(`${base}${url}`, headers, warmUpSeconds);
   const ours = await load(`${base}${url}`, headers);
   const ratio = ours.rps / rawRun.rps;
   table.push(
@@ -121,14 +126,15 @@ let shopLoadSeconds = 0;
 try {
   for (const url of ANONYMOUS) {
     await compare(shop.url, url, ACCEPT);
-    shopLoadSeconds += seconds;
+    shopLoadSeconds += warmUpSeconds + seconds;
   }
   if (only < 0) {
     const cookie = await signedInCookie(shop.url);
     const signedIn = await compare(shop.url, SIGNED_IN_PAGE, { ...ACCEPT, cookie }, `signed-in ${SIGNED_IN_PAGE}`);
-    shopLoadSeconds += seconds;
+    shopLoadSeconds += warmUpSeconds + seconds;
     // The same page rendered for every request: an instance without the page cache.
     const uncachedShop = await shopInstance({ PAGE_CACHE_ENTRIES: "0" });
+    await load(`${uncachedShop.url}${SIGNED_IN_PAGE}`, ACCEPT, warmUpSeconds);
     const uncached = await load(`${uncachedShop.url}${SIGNED_IN_PAGE}`, ACCEPT);
     await stopInstance(uncachedShop);
     table.push(`| anonymous ${SIGNED_IN_PAGE}, page cache off | | ${Math.round(uncached.rps)} | ${uncached.p50} ms | ${uncached.p99} ms | |`);
