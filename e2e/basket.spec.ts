@@ -265,10 +265,15 @@ test("taps on Add to cart before the page has hydrated still land in the basket,
   await addToCart(page, second).click();
   await addToCart(page, first).click();
   await expect(cartCount(page)).toHaveText("0");
+  // Each tapped button shows at once that it counted, before anything else can.
+  await expect(addToCart(page, first)).toHaveAttribute("data-tapped-early", "");
+  await expect(addToCart(page, second)).toHaveAttribute("data-tapped-early", "");
+  await expect(addToCart(page, products[1]!)).not.toHaveAttribute("data-tapped-early");
 
   release();
   await waitForHydration(page);
   await expectCartCount(page, 3);
+  await expect(addToCart(page, first)).not.toHaveAttribute("data-tapped-early");
   // After hydration the button is React's again: one more tap is one more item, not two.
   await addToCart(page, second).click();
   await expectCartCount(page, 4);

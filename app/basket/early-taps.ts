@@ -5,13 +5,17 @@
  * for it once the app has taken over. Once `<html data-hydrated>` is set, React has the clicks.
  */
 const QUEUE = "__storefrontEarlyAdds";
+/** Set on a button tapped early; the card takes it off once it has added what was tapped. */
+export const TAPPED = "data-tapped-early";
 
 export const EARLY_TAPS_SCRIPT =
   `(function(){var q=window.${QUEUE}=[];document.addEventListener("click",function(e){` +
   `if(document.documentElement.hasAttribute("data-hydrated"))return;` +
   `var b=e.target&&e.target.closest&&e.target.closest("[data-add-to-basket]");if(!b)return;` +
   // Kept from React's own listeners too, should they be attached before the card has taken it.
-  `e.stopImmediatePropagation();q.push(b.getAttribute("data-add-to-basket"))},true)})()`;
+  `e.stopImmediatePropagation();q.push(b.getAttribute("data-add-to-basket"));` +
+  // Seen at once (a tick on the button, ProductCard.css), so nobody taps again for want of a sign.
+  `b.setAttribute("${TAPPED}","")},true)})()`;
 
 /** How many early taps there were on this product's button; they are taken, so each counts once. */
 export function takeEarlyTaps(productId: number): number {

@@ -1,7 +1,7 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import type { Product } from "../../server/catalogue/product.ts";
-import { takeEarlyTaps } from "../basket/early-taps.ts";
+import { TAPPED, takeEarlyTaps } from "../basket/early-taps.ts";
 import { useStore } from "../basket/store.tsx";
 import { Price } from "./Price.tsx";
 import { shorten } from "../text.ts";
@@ -37,10 +37,12 @@ export function ProductCard({ product, flex, showDescription, showAdd, priority,
   const Heading = (["h1", "h2", "h3"] as const)[headingLevel - 1]!;
   // A toggle that would reveal only a few more words is noise: show such a text whole.
   const long = product.description.length > SHORT_DESCRIPTION + 20;
+  const addButton = useRef<HTMLButtonElement>(null);
   // Taps on this card's button before the app had hydrated count now (see early-taps.ts).
   useEffect(() => {
     if (!showAdd) return;
     for (let taps = takeEarlyTaps(product.id); taps > 0; taps--) dispatch({ type: "ADD_TO_BASKET", item: product });
+    addButton.current?.removeAttribute(TAPPED);
   }, [showAdd, product, dispatch]);
   return (
     <article className={`card${flex ? " card--flex" : ""}`} aria-label={product.title}>
@@ -76,6 +78,7 @@ export function ProductCard({ product, flex, showDescription, showAdd, priority,
           <button
             type="button"
             className="button-primary card__add"
+            ref={addButton}
             data-add-to-basket={product.id}
             onClick={() => dispatch({ type: "ADD_TO_BASKET", item: product })}
           >
