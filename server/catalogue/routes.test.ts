@@ -229,6 +229,10 @@ describe("prepared answers", () => {
     const gzip = await app.request("/api/catalogue/products", { headers: { "accept-encoding": "gzip" } });
     expect(gzip.headers.get("content-encoding")).toBe("gzip");
     expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).toString()).toBe(text);
+    // A coding the client refuses (q=0) is never sent, however much we prefer it.
+    const refused = await app.request("/api/catalogue/products", { headers: { "accept-encoding": "br;q=0, gzip" } });
+    expect(refused.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await refused.arrayBuffer())).toString()).toBe(text);
     for (const response of [br, gzip]) expect(response.headers.get("etag")).toBe(etag);
     expect(br.headers.get("vary")).toContain("Accept-Encoding");
     const again = await app.request("/api/catalogue/products", { headers: { "if-none-match": etag } });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { preferredEncoding } from "../http/compression.ts";
 import { limitParam } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
@@ -63,13 +64,6 @@ function sendable({ json, etag }: Prepared, encoding: Encoding): Sendable {
 const MAX_PREPARED = 500;
 const COMPRESS_FROM_BYTES = 1024;
 
-/** br, then gzip, when the client takes them; identity otherwise. */
-function encodingFor(accept: string | undefined): Encoding {
-  if (!accept) return "identity";
-  const offered = accept.split(",").map((part) => part.trim().split(";")[0]!.toLowerCase());
-  return offered.includes("br") ? "br" : offered.includes("gzip") ? "gzip" : "identity";
-}
-
 /** A path with and without a trailing slash: FakeStore (Express) answers both. */
 const either = (path: string) => [path, `${path}/`];
 
@@ -115,7 +109,7 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string): Hono {
       c.header("Vary", "Accept-Encoding");
       return c.body(null, 304);
     }
-    const encoding = entry.json.length >= COMPRESS_FROM_BYTES ? encodingFor(c.req.header("accept-encoding")) : "identity";
+    const encoding = entry.json.length >= COMPRESS_FROM_BYTES ? (preferredEncoding(c.req.header("accept-encoding"), ["br", "gzip"]) ?? "identity") : "identity";
     const { body, headers } = (entry.forms[encoding] ??= sendable(entry, encoding));
     // The whole answer, headers included, as prepared: nothing is built or copied per request.
     return new Response(body, { status: 200, headers });

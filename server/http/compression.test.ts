@@ -1,7 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, compression } from "./compression.ts";
+import { acceptsGzip, compression, preferredEncoding } from "./compression.ts";
 
 const big = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Product number ${i}` })) });
 const page = `<!DOCTYPE html><html><body>${"<p>Storefront</p>".repeat(200)}</body></html>`;
@@ -73,5 +73,11 @@ describe("compression", () => {
     expect(acceptsGzip("gzip;q=0")).toBe(false);
     expect(acceptsGzip("gzip; q=0.0, br")).toBe(false);
     expect(acceptsGzip(undefined)).toBe(false);
+    // Our order of preference decides among what the client takes; q=0 refuses, * stands for the rest.
+    expect(preferredEncoding("gzip, deflate, br", ["br", "gzip"])).toBe("br");
+    expect(preferredEncoding("br;q=0, gzip", ["br", "gzip"])).toBe("gzip");
+    expect(preferredEncoding("*, br;q=0", ["br", "gzip"])).toBe("gzip");
+    expect(preferredEncoding("identity", ["br", "gzip"])).toBeNull();
+    expect(preferredEncoding(" BR ", ["br", "gzip"])).toBe("br");
   });
 });

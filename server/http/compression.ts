@@ -10,14 +10,22 @@ const INLINE_UP_TO = 64 * 1024;
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 const gzipInPool = promisify(gzip);
 
-/** Whether an Accept-Encoding header takes gzip (and does not refuse it with q=0). */
-export function acceptsGzip(accept: string | undefined): boolean {
-  if (!accept) return false;
-  return accept.split(",").some((part) => {
+/**
+ * The first of `offered` (in our order of preference) that an Accept-Encoding header takes, named
+ * or through `*`, and does not refuse with q=0; null when it takes none of them.
+ */
+export function preferredEncoding<T extends string>(accept: string | undefined, offered: readonly T[]): T | null {
+  if (!accept) return null;
+  const taken = new Map<string, boolean>();
+  for (const part of accept.split(",")) {
     const [coding, ...params] = part.trim().toLowerCase().split(";");
-    return (coding === "gzip" || coding === "*") && !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
-  });
+    if (coding) taken.set(coding.trim(), !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param)));
+  }
+  return offered.find((coding) => taken.get(coding) ?? taken.get("*") ?? false) ?? null;
 }
+
+/** Whether an Accept-Encoding header takes gzip. */
+export const acceptsGzip = (accept: string | undefined): boolean => preferredEncoding(accept, ["gzip"]) !== null;
 
 /**
  * gzip for the answers worth it, when the client takes it. A page streams as it renders, through
