@@ -25,33 +25,18 @@ export default tseslint.config(
   },
   // The app/server boundary (DESIGN.md): the app is bundled by Vite and the server is not, so a
   // value shared across it would exist twice. The app takes only types from the server (run-time
-  // access goes through the load context); the server takes nothing from the app.
+  // access goes through the load context); the server takes nothing from the app. Production code
+  // never takes test code (test/, or another file's tests).
   {
     files: ["app/**/*.{ts,tsx}"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              regex: "^(\\.\\.?/)+server(/|$)",
-              allowTypeImports: true,
-              message: "app/ may import only types from server/; reach the back end through the load context.",
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports(
+      { regex: "^(\\.\\.?/)+server(/|$)", allowTypeImports: true, message: "app/ may import only types from server/; reach the back end through the load context." },
+    ),
   },
   {
     // lib/ is pure code both sides share: it takes nothing from either.
     files: ["lib/**/*.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        { patterns: [{ regex: "^(\\.\\.?/)+(app|server)(/|$)", message: "lib/ is shared by app/ and server/ and imports neither." }] },
-      ],
-    },
+    rules: restrictedImports({ regex: "^(\\.\\.?/)+(app|server)(/|$)", message: "lib/ is shared by app/ and server/ and imports neither." }),
   },
   {
     files: ["server/**/*.ts"],
@@ -63,10 +48,35 @@ export default tseslint.config(
         { object: "c", property: "json", message: "Use jsonResponse(c, ...) from server/http/json-response.ts." },
         { object: "Response", property: "json", message: "Use jsonResponse(c, ...) from server/http/json-response.ts." },
       ],
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        { patterns: [{ regex: "^(\\.\\.?/)+app(/|$)", message: "server/ never imports from app/." }] },
-      ],
+      ...restrictedImports({ regex: "^(\\.\\.?/)+app(/|$)", message: "server/ never imports from app/." }),
     },
   },
+  // Tests may take test code; the boundary rules above still hold for them.
+  {
+    files: ["app/**/*.test.{ts,tsx}"],
+    rules: restrictedImports(
+      { regex: "^(\\.\\.?/)+server(/|$)", allowTypeImports: true, message: "app/ may import only types from server/; reach the back end through the load context." },
+      false,
+    ),
+  },
+  {
+    files: ["lib/**/*.test.ts"],
+    rules: restrictedImports({ regex: "^(\\.\\.?/)+(app|server)(/|$)", message: "lib/ is shared by app/ and server/ and imports neither." }, false),
+  },
+  {
+    files: ["server/**/*.test.ts"],
+    rules: restrictedImports({ regex: "^(\\.\\.?/)+app(/|$)", message: "server/ never imports from app/." }, false),
+  },
 );
+
+/**
+ * The import rule for one part of the tree: its own boundary, and (for production code) no test
+ * code: nothing under test/ and no *.test file.
+ */
+function restrictedImports(boundary, production = true) {
+  const testCode = [
+    { regex: "^(\\.\\.?/)+test(/|$)", message: "Production code never imports test code (test/)." },
+    { regex: "\\.test(\\.tsx?)?$", message: "Production code never imports test code (*.test files)." },
+  ];
+  return { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [boundary, ...(production ? testCode : [])] }] };
+}

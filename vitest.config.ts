@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 // - integration (*.integration.test.ts): pages rendered from the production build, and started
 //   processes; npm test runs it after the build.
 // - db (*.db.test.ts): database and API tests on SQLite, and on PostgreSQL too where one answers
-//   (see server/db/testing.ts); some start processes or render pages, so it also runs after the
+//   (see test/support/database.ts); some start processes or render pages, so it also runs after the
 //   build. It is what `npm run test:pg` runs with PostgreSQL required.
 export default defineConfig({
   test: {
@@ -13,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "lib/**/*.test.ts"],
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "lib/**/*.test.ts", "test/**/*.test.ts"],
           exclude: ["**/*.db.test.ts", "**/*.integration.test.ts"],
           environment: "node",
         },
@@ -21,7 +21,7 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          include: ["server/**/*.integration.test.ts"],
+          include: ["server/**/*.integration.test.ts", "test/**/*.integration.test.ts"],
           environment: "node",
           testTimeout: 20_000,
           hookTimeout: 20_000,
@@ -30,9 +30,9 @@ export default defineConfig({
       {
         test: {
           name: "db",
-          include: ["server/**/*.db.test.ts"],
+          include: ["server/**/*.db.test.ts", "test/**/*.db.test.ts"],
           environment: "node",
-          globalSetup: ["server/db/testing-setup.ts"],
+          globalSetup: ["test/support/database-setup.ts"],
           testTimeout: 20_000,
           hookTimeout: 20_000,
         },

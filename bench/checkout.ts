@@ -13,7 +13,7 @@ import zlib from "node:zlib";
 import { sql } from "kysely";
 import { TEST_CARD } from "../lib/card.ts";
 import { openDatabase } from "../server/db/database.ts";
-import { startServer } from "../server/test-support/server-process.ts";
+import { startServer } from "../test/support/server-process.ts";
 import { type BenchRow, markdownTable, reportRows } from "./report.ts";
 
 const TARGET_PER_SECOND = 300;

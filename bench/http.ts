@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { type RunningServer, startServer } from "../server/test-support/server-process.ts";
+import { type RunningServer, startServer } from "../test/support/server-process.ts";
 import { type BenchRow, reportRows } from "./report.ts";
 
 const seconds = process.argv.includes("--short") ? 5 : 10;

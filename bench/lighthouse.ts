@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type BenchRow, reportRows } from "./report.ts";
-import { startServer } from "../server/test-support/server-process.ts";
+import { startServer } from "../test/support/server-process.ts";
 
 const LIGHTHOUSE = "lighthouse@12.8.2";
 const PAGES = ["/", "/products/1", "/results/electronics", "/cart", "/auth"];

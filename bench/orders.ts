@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../server/db/database.ts";
-import { startServer } from "../server/test-support/server-process.ts";
+import { startServer } from "../test/support/server-process.ts";
 import { type BenchRow, reportRows } from "./report.ts";
 
 const ORIGIN = "http://bench.test";

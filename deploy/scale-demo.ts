@@ -2,7 +2,7 @@
 // 127.0.0.1, without Docker. DATABASE_URL names the database (default: the local `postgres`
 // database, schema `storefront_demo`). Ctrl-C stops everything.
 import pg from "pg";
-import { startCluster } from "./local-cluster.ts";
+import { startCluster } from "../test/support/local-cluster.ts";
 
 const base = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 let databaseUrl = base;

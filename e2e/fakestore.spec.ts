@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import type { FakeStoreProduct } from "../server/catalogue/product.ts";
-import { fakeStoreProducts } from "../server/test-support/fakestore-host.ts";
-import { startFakeStoreShop } from "../server/test-support/fakestore-shop.ts";
+import { fakeStoreProducts } from "../test/support/fakestore-host.ts";
+import { startFakeStoreShop } from "../test/support/fakestore-shop.ts";
 import { expect, test, viewports, waitForHydration } from "./support.ts";
 
 // The shop as a new user runs it against a FakeStore mirror: the production build over a local host

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { freshDatabase, testEngines } from "./db/testing.ts";
-import { jsonPost, signUp, testApp } from "./test-support/app.ts";
+import { freshDatabase, testEngines } from "../test/support/database.ts";
+import { jsonPost, signUp, testApp } from "../test/support/app.ts";
 
 describe.each(testEngines())("the API on %s", (engine) => {
   let drop: () => Promise<void> = async () => {};

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { catalogueFailing, databaseAway, fuzz, slowClients } from "../bench/faults.ts";
-import { builtPages } from "./test-support/pages.ts";
-import { type RunningServer, startServer } from "./test-support/server-process.ts";
+import { catalogueFailing, databaseAway, fuzz, slowClients } from "../test/support/faults.ts";
+import { builtPages } from "../test/support/pages.ts";
+import { type RunningServer, startServer } from "../test/support/server-process.ts";
 
 // The short version of `npm run bench:faults` (bench/faults.ts): no unexpected 5xx, ever.
 

@@ -1,7 +1,7 @@
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
-// The app/server boundary is enforced by the project's ESLint config; these prove the rule bites.
+// The app/server boundary, and production code never importing test code, are enforced by the project's ESLint config; these prove the rule bites.
 const eslint = new ESLint();
 
 async function boundaryErrors(code: string, filePath: string): Promise<string[]> {
@@ -26,5 +26,23 @@ describe("the app/server boundary", () => {
   it("refuses any import from app/ in server/", async () => {
     const code = 'import { formatCents } from "../app/money.ts";\nexport const format = formatCents;\n';
     expect(await boundaryErrors(code, "server/example.ts")).toEqual([expect.stringContaining("server/ never imports from app/")]);
+  });
+
+});
+
+describe("production code and test code", () => {
+  const code = (from: string) => `import { startServer } from "${from}";\nexport const start = startServer;\n`;
+
+  it.each([
+    ["server/orders/example.ts", "../../test/support/server-process.ts"],
+    ["app/routes/example.tsx", "../../test/support/server-process.ts"],
+    ["lib/example.ts", "../test/support/server-process.ts"],
+    ["server/example.ts", "./payments/payments.db.test.ts"],
+  ])("refuses test code in %s (%s)", async (filePath, from) => {
+    expect(await boundaryErrors(code(from), filePath)).toEqual([expect.stringContaining("Production code never imports test code")]);
+  });
+
+  it("lets a test take shared test code", async () => {
+    expect(await boundaryErrors(code("../../test/support/server-process.ts"), "server/orders/example.db.test.ts")).toEqual([]);
   });
 });

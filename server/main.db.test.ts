@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { withPostgresSchema } from "./db/testing.ts";
-import { builtPages } from "./test-support/pages.ts";
-import { type RunningServer, startServer } from "./test-support/server-process.ts";
+import { withPostgresSchema } from "../test/support/database.ts";
+import { builtPages } from "../test/support/pages.ts";
+import { type RunningServer, startServer } from "../test/support/server-process.ts";
 
 // These start the real process, as `npm start` does, against each database engine.
 let servers: RunningServer[] = [];

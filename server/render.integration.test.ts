@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TEST_ORIGIN, signUp, testApp } from "./test-support/app.ts";
-import { builtPages } from "./test-support/pages.ts";
+import { TEST_ORIGIN, signUp, testApp } from "../test/support/app.ts";
+import { builtPages } from "../test/support/pages.ts";
 
 /** Timers keeping the process alive: a finished render must not leave one holding its page. */
 const liveTimers = () => process.getActiveResourcesInfo().filter((type) => type === "Timeout").length;

@@ -2,9 +2,9 @@ import type { HttpBindings } from "@hono/node-server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type AppDatabase } from "../db/database.ts";
 import { sessionCacheExpiry } from "./auth.ts";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../db/testing.ts";
-import { TEST_ORIGIN, testApp } from "../test-support/app.ts";
-import { builtPages } from "../test-support/pages.ts";
+import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
+import { TEST_ORIGIN, testApp } from "../../test/support/app.ts";
+import { builtPages } from "../../test/support/pages.ts";
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
 

@@ -3,8 +3,8 @@
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeStoreProduct } from "./product.ts";
-import { startFakeStoreHost, startImageHost } from "../test-support/fakestore-host.ts";
-import { asHtml, remoteShop } from "../test-support/remote-shop.ts";
+import { startFakeStoreHost, startImageHost } from "../../test/support/fakestore-host.ts";
+import { asHtml, remoteShop } from "../../test/support/remote-shop.ts";
 
 type Shop = Awaited<ReturnType<typeof remoteShop>>;
 type FakeStoreHost = Awaited<ReturnType<typeof startFakeStoreHost>>;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FAKE_PRODUCTS, startFakeCatalogue } from "../test-support/fake-catalogue.ts";
-import { remoteShop } from "../test-support/remote-shop.ts";
+import { FAKE_PRODUCTS, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
+import { remoteShop } from "../../test/support/remote-shop.ts";
 
 let fake: Awaited<ReturnType<typeof startFakeCatalogue>>;
 let shops: Array<Awaited<ReturnType<typeof remoteShop>>> = [];

@@ -4,9 +4,9 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeCatalogue } from "../test-support/fake-catalogue.ts";
-import { builtPages } from "../test-support/pages.ts";
-import { type RunningServer, startServer } from "../test-support/server-process.ts";
+import { startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
+import { builtPages } from "../../test/support/pages.ts";
+import { type RunningServer, startServer } from "../../test/support/server-process.ts";
 
 // The real process, as `npm start` runs it, over a remote catalogue.
 const cleanups: Array<() => Promise<unknown>> = [];

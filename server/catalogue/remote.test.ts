@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ImageProxy, PLACEHOLDER_PATH } from "../images/proxy.ts";
-import { FAKE_PRODUCTS, startFakeCatalogue } from "../test-support/fake-catalogue.ts";
-import { memoryLogger } from "../test-support/logger.ts";
+import { FAKE_PRODUCTS, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
+import { memoryLogger } from "../../test/support/logger.ts";
 import { CatalogueUnavailableError } from "./catalogue.ts";
 import { RemoteCatalogue, type RemoteCatalogueOptions } from "./remote.ts";
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
-import { testApp } from "../test-support/app.ts";
+import { testApp } from "../../test/support/app.ts";
 import type { FakeStoreProduct } from "./product.ts";
 
 const PUBLIC_URL = "https://shop.example";

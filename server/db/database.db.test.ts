@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrateToLatest } from "./migrations.ts";
 import { generatedSetting } from "./settings.ts";
-import { freshDatabase, testEngines } from "./testing.ts";
+import { freshDatabase, testEngines } from "../../test/support/database.ts";
 
 describe.each(testEngines())("database on %s", (engine) => {
   let drop: () => Promise<void> = async () => {};

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TEST_ORIGIN, testApp } from "../test-support/app.ts";
-import { builtPages } from "../test-support/pages.ts";
+import { TEST_ORIGIN, testApp } from "../../test/support/app.ts";
+import { builtPages } from "../../test/support/pages.ts";
 
 // What the first load of a page rendered from the production build asks of the network (issue #10):
 // no stylesheet request before the first paint, and the hydration code after the page's content.

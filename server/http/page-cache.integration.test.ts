@@ -1,8 +1,8 @@
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
-import { TEST_ORIGIN, signUp, testApp } from "../test-support/app.ts";
-import { builtPages } from "../test-support/pages.ts";
+import { TEST_ORIGIN, signUp, testApp } from "../../test/support/app.ts";
+import { builtPages } from "../../test/support/pages.ts";
 
 /** The embedded catalogue, with a way to announce a change as a remote refresh would. */
 class ChangingCatalogue extends EmbeddedCatalogue {

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TEST_ORIGIN, testApp } from "../test-support/app.ts";
-import { builtPages } from "../test-support/pages.ts";
+import { TEST_ORIGIN, testApp } from "../../test/support/app.ts";
+import { builtPages } from "../../test/support/pages.ts";
 
 // The production build's client files, served through the whole app (security headers and the
 // global compression middleware included), as `npm start` serves them.

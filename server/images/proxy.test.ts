@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startImageHost } from "../test-support/fakestore-host.ts";
-import { memoryLogger } from "../test-support/logger.ts";
+import { startImageHost } from "../../test/support/fakestore-host.ts";
+import { memoryLogger } from "../../test/support/logger.ts";
 import { isPublicAddress } from "./address.ts";
 import { type ImageAnswer, ImageProxy, type ImageProxyOptions } from "./proxy.ts";
 

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { describe, expect, inject, it } from "vitest";
-import { relay } from "../../bench/faults.ts";
+import { relay } from "../../test/support/faults.ts";
 import { openDatabase } from "../db/database.ts";
 import { createLogger } from "../log.ts";
 import { type OrderEvent, PostgresOrderEvents } from "./events.ts";

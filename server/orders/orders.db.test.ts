@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
-import { cleanupAfterEach, freshDatabase, testEngines } from "../db/testing.ts";
-import { builtPages } from "../test-support/pages.ts";
-import { jsonPost, signUp, TEST_ORIGIN, testApp } from "../test-support/app.ts";
-import { parseSse, type SseEvent } from "../test-support/sse.ts";
+import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
+import { builtPages } from "../../test/support/pages.ts";
+import { jsonPost, signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
+import { parseSse, type SseEvent } from "../../test/support/sse.ts";
 import type { Order } from "./order.ts";
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];

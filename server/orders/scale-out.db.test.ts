@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
-import { type Cluster, nginxBinary, startCluster } from "../../deploy/local-cluster.ts";
-import { createPostgresSchema } from "../db/testing.ts";
-import { builtPages } from "../test-support/pages.ts";
-import { followSse } from "../test-support/sse.ts";
+import { type Cluster, nginxBinary, startCluster } from "../../test/support/local-cluster.ts";
+import { createPostgresSchema } from "../../test/support/database.ts";
+import { builtPages } from "../../test/support/pages.ts";
+import { followSse } from "../../test/support/sse.ts";
 import type { Order } from "./order.ts";
 
 // Two app processes on one PostgreSQL behind a real nginx (deploy/local-cluster.ts, as

@@ -4,9 +4,9 @@ import path from "node:path";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
 import { type AppDatabase, openDatabase } from "../db/database.ts";
-import { withPostgresSchema } from "../db/testing.ts";
-import { builtPages } from "../test-support/pages.ts";
-import { type RunningServer, startServer } from "../test-support/server-process.ts";
+import { withPostgresSchema } from "../../test/support/database.ts";
+import { builtPages } from "../../test/support/pages.ts";
+import { type RunningServer, startServer } from "../../test/support/server-process.ts";
 
 // Kill -9 the real server process in the middle of concurrent checkouts, start it again on the
 // same database, and check the books: every payment the server acknowledged has exactly one

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
 import type { AppDatabase } from "../db/database.ts";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../db/testing.ts";
-import { memoryLogger } from "../test-support/logger.ts";
-import { jsonPost, signUp, testApp } from "../test-support/app.ts";
+import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
+import { memoryLogger } from "../../test/support/logger.ts";
+import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
 

@@ -2,9 +2,9 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
 import type { AppDatabase } from "../db/database.ts";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../db/testing.ts";
-import { TEST_ORIGIN, jsonPost, signUp, testApp } from "../test-support/app.ts";
-import { startStripeStub } from "../test-support/stripe-stub.ts";
+import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
+import { TEST_ORIGIN, jsonPost, signUp, testApp } from "../../test/support/app.ts";
+import { startStripeStub } from "../../test/support/stripe-stub.ts";
 
 const WEBHOOK_SECRET = "whsec_test_storefront";
 const STRIPE_ENV = { STRIPE_SECRET_KEY: "sk_test_storefront", STRIPE_PUBLISHABLE_KEY: "pk_test_storefront", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET };

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
 import { RemoteCatalogue } from "../catalogue/remote.ts";
-import { testApp } from "../test-support/app.ts";
-import { memoryLogger } from "../test-support/logger.ts";
-import { builtPages } from "../test-support/pages.ts";
+import { testApp } from "../../test/support/app.ts";
+import { memoryLogger } from "../../test/support/logger.ts";
+import { builtPages } from "../../test/support/pages.ts";
 
 // The /search page rendered by the production build, in-process.
 let ssr: Awaited<ReturnType<typeof builtPages>>;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { testApp } from "../test-support/app.ts";
+import { testApp } from "../../test/support/app.ts";
 import type { SuggestionsBody } from "./routes.ts";
 
 let app: Awaited<ReturnType<typeof testApp>>["app"];

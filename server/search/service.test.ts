@@ -3,8 +3,8 @@ import { type Catalogue, CatalogueUnavailableError } from "../catalogue/catalogu
 import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
 import type { Product } from "../catalogue/product.ts";
 import { RemoteCatalogue } from "../catalogue/remote.ts";
-import { FAKE_PRODUCTS, startFakeCatalogue } from "../test-support/fake-catalogue.ts";
-import { memoryLogger } from "../test-support/logger.ts";
+import { FAKE_PRODUCTS, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
+import { memoryLogger } from "../../test/support/logger.ts";
 import { CatalogueSearch, type SearchResults } from "./service.ts";
 
 const product = (id: number, title: string): Product => ({

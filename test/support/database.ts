@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterEach, inject } from "vitest";
-import { type AppDatabase, type Engine, openDatabase } from "./database.ts";
-import { migrateToLatest } from "./migrations.ts";
+import { type AppDatabase, type Engine, openDatabase } from "../../server/db/database.ts";
+import { migrateToLatest } from "../../server/db/migrations.ts";
 
 /** The engines this test run covers: SQLite always, PostgreSQL where the global setup found one. */
 export function testEngines(): Engine[] {

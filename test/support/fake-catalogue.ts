@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { FakeStoreProduct } from "../catalogue/product.ts";
+import type { FakeStoreProduct } from "../../server/catalogue/product.ts";
 
 export type FakeMode = "ok" | "garbage" | "error" | "hang";
 

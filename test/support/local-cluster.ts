@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type RunningServer, startServer } from "../server/test-support/server-process.ts";
+import { type RunningServer, startServer } from "./server-process.ts";
 
 /** Where Debian's nginx package puts the binary; NGINX_PATH overrides it. */
 export function nginxBinary(): string | null {

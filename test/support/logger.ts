@@ -1,5 +1,5 @@
 import pino from "pino";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../../server/log.ts";
 
 /** A logger that keeps its records in memory, so tests can assert what was logged. */
 export function memoryLogger(): { log: Logger; records: Array<Record<string, unknown>> } {

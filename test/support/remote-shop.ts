@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createCatalogue } from "../catalogue/index.ts";
-import { RemoteCatalogue } from "../catalogue/remote.ts";
+import { createCatalogue } from "../../server/catalogue/index.ts";
+import { RemoteCatalogue } from "../../server/catalogue/remote.ts";
 import { testApp } from "./app.ts";
 import { memoryLogger } from "./logger.ts";
 import { builtPages } from "./pages.ts";

@@ -6,9 +6,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import { testApp } from "./app.ts";
-import { createCatalogue } from "../catalogue/index.ts";
-import type { FakeStoreProduct } from "../catalogue/product.ts";
-import { createLogger } from "../log.ts";
+import { createCatalogue } from "../../server/catalogue/index.ts";
+import type { FakeStoreProduct } from "../../server/catalogue/product.ts";
+import { createLogger } from "../../server/log.ts";
 import { startFakeStoreHost, startImageHost } from "./fakestore-host.ts";
 import { builtPages } from "./pages.ts";
 
@@ -66,7 +66,7 @@ export async function startFakeStoreShop({ port = 0, extraProducts }: FakeStoreS
   };
 }
 
-// `tsx server/test-support/fakestore-shop.ts [port]` runs it by hand (after `npm run build`), e.g. to
+// `tsx test/support/fakestore-shop.ts [port]` runs it by hand (after `npm run build`), e.g. to
 // look at the pages on the FakeStore data; Ctrl-C stops it.
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const shop = await startFakeStoreShop({ port: Number(process.argv[2] ?? 0) });

@@ -1,12 +1,12 @@
-import { createApp } from "../app.ts";
-import type { Catalogue } from "../catalogue/catalogue.ts";
-import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
-import { loadConfig } from "../config.ts";
-import { type AppDatabase, openDatabase } from "../db/database.ts";
-import { migrateToLatest } from "../db/migrations.ts";
-import type { SsrHandler } from "../load-context.ts";
-import { createLogger, type Logger } from "../log.ts";
-import { createServices, type Services } from "../services.ts";
+import { createApp } from "../../server/app.ts";
+import type { Catalogue } from "../../server/catalogue/catalogue.ts";
+import { EmbeddedCatalogue } from "../../server/catalogue/embedded.ts";
+import { loadConfig } from "../../server/config.ts";
+import { type AppDatabase, openDatabase } from "../../server/db/database.ts";
+import { migrateToLatest } from "../../server/db/migrations.ts";
+import type { SsrHandler } from "../../server/load-context.ts";
+import { createLogger, type Logger } from "../../server/log.ts";
+import { createServices, type Services } from "../../server/services.ts";
 
 export const TEST_ORIGIN = "http://localhost:3000";
 

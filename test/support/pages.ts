@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import type { SsrHandler } from "../load-context.ts";
+import type { SsrHandler } from "../../server/load-context.ts";
 
 /** React Router's handler over the production build, for tests that render real pages in-process. */
 export async function builtPages(): Promise<SsrHandler> {
