@@ -1,0 +1,13 @@
+import type { Migration } from "kysely";
+import settings from "./0001_settings.ts";
+import paymentsAndOrders from "./0002_payments_and_orders.ts";
+
+/**
+ * Every migration, one file per change, keyed by its file name; they run in name order on both
+ * engines (only portable column types, no engine-specific SQL). Never edit one that has shipped:
+ * add a new file and list it here (migrations.db.test.ts checks that this list is the folder).
+ */
+export const migrations: Record<string, Migration> = {
+  "0001_settings": settings,
+  "0002_payments_and_orders": paymentsAndOrders,
+};
