@@ -59,6 +59,9 @@ const schema = z.object({
   IMAGE_CACHE_MB: positiveInt.default(200),
   // Rendered anonymous pages kept in memory (0: none, every page is rendered afresh).
   PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).default(500),
+  // This instance's name in its live streams' first event, so operators (and the scale-out tests)
+  // can see which instance a browser landed on.
+  INSTANCE_NAME: z.string().regex(/^[\w.-]{1,64}$/, "must be 1 to 64 letters, digits, dots, dashes or underscores").default("storefront"),
 });
 
 export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {

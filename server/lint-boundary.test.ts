@@ -24,7 +24,7 @@ describe("the app/server boundary", () => {
   });
 
   it("refuses any import from app/ in server/", async () => {
-    const code = 'import { formatCents } from "../app/money.ts";\nexport const format = formatCents;\n';
+    const code = 'import { formatCents } from "../app/dates.ts";\nexport const format = formatCents;\n';
     expect(await boundaryErrors(code, "server/example.ts")).toEqual([expect.stringContaining("server/ never imports from app/")]);
   });
 

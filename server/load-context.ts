@@ -5,8 +5,8 @@ import type { AppEnv } from "./http/env.ts";
 import type { Logger } from "./log.ts";
 import type { SearchService } from "./search/service.ts";
 import type { Order } from "./orders/order.ts";
-import { encodeCursor, listOrders } from "./orders/store.ts";
-import type { CheckoutMode, Services } from "./services.ts";
+import type { CheckoutMode } from "./payments/gateway.ts";
+import type { Services } from "./services.ts";
 
 /** Account actions as a page's action calls them: bound to this request's client and cookies. */
 export interface AccountActions {
@@ -54,13 +54,7 @@ export type SsrHandler = (request: Request, context: StorefrontContext) => Promi
  */
 export function loadContextFactory(services: Services, log: Logger, publicUrl: string) {
   const catalogue = catalogueForPages(services.catalogue, log);
-  const orders = {
-    async firstPage(userId: string, limit: number): Promise<OrdersPage> {
-      const since = Date.now();
-      const page = await listOrders(services.database.db, userId, { limit });
-      return { orders: page.orders, next: page.next && encodeCursor(page.next), since };
-    },
-  };
+  const orders = { firstPage: (userId: string, limit: number) => services.orders.firstPage(userId, limit) };
   return function createLoadContext(c: Context<AppEnv>): StorefrontContext {
     const clientIp = c.get("clientIp");
     const headers = c.req.raw.headers;

@@ -6,6 +6,8 @@ import type { AppDatabase } from "./db/database.ts";
 import type { Logger } from "./log.ts";
 import { InProcessOrderEvents, type OrderEvents, PostgresOrderEvents } from "./orders/events.ts";
 import { OrderFeed } from "./orders/feed.ts";
+import { OrdersService } from "./orders/service.ts";
+import type { CheckoutMode } from "./payments/gateway.ts";
 import { PaymentsService } from "./payments/service.ts";
 import { StripeGateway } from "./payments/stripe-gateway.ts";
 import { TestGateway } from "./payments/test-gateway.ts";
@@ -23,9 +25,6 @@ export type ServicesConfig = CatalogueConfig &
   | "STRIPE_WEBHOOK_SECRET"
 >;
 
-/** How the browser pays: our own card field, or Stripe Elements with the publishable key. */
-export type CheckoutMode = { gateway: "test" } | { gateway: "stripe"; publishableKey: string };
-
 const RECONCILE_EVERY_MS = 5 * 60 * 1000;
 
 /** Every back-end service, built once per process; `main.ts` and the tests both use it. */
@@ -34,6 +33,7 @@ export interface Services {
   readonly catalogue: Catalogue;
   readonly auth: AuthService;
   readonly payments: PaymentsService;
+  readonly orders: OrdersService;
   readonly search: SearchService;
   readonly orderEvents: OrderEvents;
   /** The live order feeds (SSE) of this process. */
@@ -64,8 +64,9 @@ export async function createServices(
       : new TestGateway(database.db);
   const orderEvents: OrderEvents =
     database.driver.engine === "postgres" ? new PostgresOrderEvents(database.driver.pool.options, log) : new InProcessOrderEvents();
-  const orderFeed = new OrderFeed(database.db, orderEvents, log);
-  const payments = new PaymentsService({ db: database.db, catalogue, gateway, log, events: orderEvents });
+  const orders = new OrdersService(database.db, orderEvents);
+  const orderFeed = new OrderFeed(orders, orderEvents, log);
+  const payments = new PaymentsService({ db: database.db, catalogue, gateway, orders, log });
   const search = new CatalogueSearch(catalogue, log);
   const checkout: CheckoutMode =
     gateway.kind === "stripe" && config.STRIPE_PUBLISHABLE_KEY ? { gateway: "stripe", publishableKey: config.STRIPE_PUBLISHABLE_KEY } : { gateway: "test" };
@@ -82,6 +83,7 @@ export async function createServices(
     catalogue,
     auth,
     payments,
+    orders,
     search,
     orderEvents,
     orderFeed,

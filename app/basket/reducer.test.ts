@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type BasketItem, basketCount, basketSubtotalCents, initialState, type StoreState, storeReducer } from "./reducer.ts";
+import { basketCount, subtotalCents } from "../../lib/basket.ts";
+import { type BasketItem, initialState, type StoreState, storeReducer } from "./reducer.ts";
 
 const product = (id: number, priceCents: number): Omit<BasketItem, "amount"> => ({
   id,
@@ -97,7 +98,7 @@ describe("counts and totals", () => {
   });
 
   it("sums price x amount in cents", () => {
-    expect(basketSubtotalCents(basket)).toBe(1599 + 2 * 6400 + 985);
+    expect(subtotalCents(basket)).toBe(1599 + 2 * 6400 + 985);
   });
 
   it("is exact where float dollars are a cent off", () => {
@@ -106,13 +107,13 @@ describe("counts and totals", () => {
     expect(Math.trunc((15.99 + 64.0) * 100)).toBe(7998);
     expect(Math.trunc(3 * 9.85 * 100)).toBe(2954);
     const a = run({ type: "ADD_TO_BASKET", item: product(1, 1599) }, { type: "ADD_TO_BASKET", item: product(2, 6400) });
-    expect(basketSubtotalCents(a.basket)).toBe(7999);
+    expect(subtotalCents(a.basket)).toBe(7999);
     const b = run(...Array.from({ length: 3 }, () => ({ type: "ADD_TO_BASKET" as const, item: product(3, 985) })));
-    expect(basketSubtotalCents(b.basket)).toBe(2955);
+    expect(subtotalCents(b.basket)).toBe(2955);
   });
 
   it("is zero for an empty basket", () => {
     expect(basketCount([])).toBe(0);
-    expect(basketSubtotalCents([])).toBe(0);
+    expect(subtotalCents([])).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import type { SessionUser } from "../../server/auth/auth.ts";
-import type { BasketLine } from "../../server/orders/order.ts";
+import { type BasketLine, lineFrom } from "../../lib/basket.ts";
 
 /** A basket line: the product as it was added (price in integer cents) and how many. */
 export type BasketItem = BasketLine;
@@ -25,13 +25,13 @@ export const initialState: StoreState = { basket: [], user: null };
 export function storeReducer(state: StoreState, action: StoreAction): StoreState {
   switch (action.type) {
     case "ADD_TO_BASKET": {
-      const { id, title, image, rating, priceCents, description } = action.item;
+      const { id } = action.item;
       const existing = state.basket.some((line) => line.id === id);
       return {
         ...state,
         basket: existing
           ? state.basket.map((line) => (line.id === id ? { ...line, amount: line.amount + 1 } : line))
-          : [...state.basket, { id, title, image, rating, priceCents, description, amount: 1 }],
+          : [...state.basket, lineFrom(action.item, 1)],
       };
     }
     case "REMOVE_FROM_BASKET":
@@ -47,11 +47,3 @@ export function storeReducer(state: StoreState, action: StoreAction): StoreState
       return { ...state, user: action.user };
   }
 }
-
-/** The header's cart count: the sum of the amounts, not the number of lines. */
-export const basketCount = (basket: readonly BasketItem[]): number =>
-  basket.reduce((sum, line) => sum + line.amount, 0);
-
-/** The subtotal in integer cents: the sum of price x amount, exact to the cent. */
-export const basketSubtotalCents = (basket: readonly BasketItem[]): number =>
-  basket.reduce((sum, line) => sum + line.priceCents * line.amount, 0);

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import flagUs from "../assets/flag-us.svg";
 import logo from "../assets/logo.svg";
-import { basketCount } from "../basket/reducer.ts";
+import { basketCount } from "../../lib/basket.ts";
 import { useStore } from "../basket/store.tsx";
 import { displayName, itemCount } from "../text.ts";
 import { SearchForm } from "../search/SearchForm.tsx";

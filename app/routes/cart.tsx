@@ -1,7 +1,7 @@
 import { useRef } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/cart";
-import { basketSubtotalCents } from "../basket/reducer.ts";
+import { subtotalCents } from "../../lib/basket.ts";
 import { useStore } from "../basket/store.tsx";
 import { Price } from "../components/Price.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
@@ -60,7 +60,7 @@ export default function Cart() {
         <p className="cart__subtotal" aria-live="polite">
           Subtotal ({itemCount(basket.length)}):{" "}
           <strong>
-            <Price cents={basketSubtotalCents(basket)} />
+            <Price cents={subtotalCents(basket)} />
           </strong>
         </p>
         <label className="cart__gift">

@@ -6,7 +6,7 @@ import { requireUser } from "../auth/guard.ts";
 import { Price } from "../components/Price.tsx";
 import { BasketLines } from "../components/BasketLines.tsx";
 import { pageMeta } from "../meta.ts";
-import { orderDate } from "../money.ts";
+import { orderDate } from "../dates.ts";
 
 export const meta: Route.MetaFunction = () => pageMeta("Your Orders", "Your Storefront orders.");
 

@@ -2,7 +2,7 @@ import { lazy, type FormEvent, Suspense, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/payment";
 import { requireUser } from "../auth/guard.ts";
-import { basketCount, basketSubtotalCents } from "../basket/reducer.ts";
+import { basketCount, subtotalCents } from "../../lib/basket.ts";
 import { useStore } from "../basket/store.tsx";
 import { Price } from "../components/Price.tsx";
 import { BasketLines } from "../components/BasketLines.tsx";
@@ -31,7 +31,7 @@ export default function Payment({ loaderData: { email, checkout } }: Route.Compo
   const card = useRef<CardEntryHandle>(null);
   const [processing, setProcessing] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const total = basketSubtotalCents(basket);
+  const total = subtotalCents(basket);
 
   async function pay(event: FormEvent) {
     event.preventDefault();

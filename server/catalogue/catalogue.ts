@@ -1,4 +1,3 @@
-import type { ImageProxy } from "../images/proxy.ts";
 import type { Product } from "./product.ts";
 
 /**
@@ -17,25 +16,37 @@ export type CatalogueHealth =
 export interface Catalogue {
   /** Every product, by ascending id. */
   list(): Promise<Product[]>;
-  /** The category names, sorted. */
-  categories(): Promise<string[]>;
   /** The products of one category (empty for an unknown category), by ascending id. */
   inCategory(name: string): Promise<Product[]>;
   /** One product, or null when there is no such product. */
   byId(id: number): Promise<Product | null>;
   /** The catalogue's state for /api/health; answers at once, never asks the host. */
   health(): CatalogueHealth;
-  /**
-   * Fetches, resizes and caches the remote product images, which the pages load from our own origin
-   * (absent for the embedded catalogue, whose drawings are served as they are).
-   */
-  readonly imageProxy?: ImageProxy;
+  /** The product pictures the pages link to, served from our own origin. */
+  readonly images: ImageSource;
   /**
    * Calls `listener` whenever the catalogue's data has changed (a remote refresh that brought
    * different products), so derived data (search index, page cache) can be rebuilt. Returns the
    * function that unsubscribes. The embedded catalogue never changes while the process runs.
    */
   onChange(listener: () => void): () => void;
+}
+
+/** What a picture request carries that the answer depends on. */
+export interface ImageRequest {
+  accept?: string;
+  ifNoneMatch?: string;
+}
+
+/**
+ * Where a catalogue's product pictures come from: the embedded drawings as they are, or remote
+ * photos fetched, resized and cached by the image proxy. Every picture URL a product carries
+ * starts with `basePath`; the HTTP layer hands each request below it to `serve`.
+ */
+export interface ImageSource {
+  readonly basePath: string;
+  /** The answer for `path` (what follows basePath): the picture, a placeholder or a 4xx. */
+  serve(path: string, request: ImageRequest): Promise<Response>;
 }
 
 /**

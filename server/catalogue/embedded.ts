@@ -3,11 +3,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import type { Catalogue } from "./catalogue.ts";
+import type { Catalogue, ImageRequest, ImageSource } from "./catalogue.ts";
 import { fakeStoreProduct, fromFakeStore, type Product } from "./product.ts";
 
 const CATALOGUE_DIR = fileURLToPath(new URL("../../catalogue/", import.meta.url));
 export const PRODUCT_IMAGE_PATH = "/images/products/";
+const IMMUTABLE = "public, max-age=31536000, immutable";
 
 export interface ImageFile {
   body: Buffer;
@@ -20,7 +21,9 @@ export interface ImageFile {
  * can be cached for good.
  */
 export class EmbeddedCatalogue implements Catalogue {
-  readonly images = new Map<string, ImageFile>();
+  /** The drawings by file name (tests read them to check each one). */
+  readonly files = new Map<string, ImageFile>();
+  readonly images: ImageSource = { basePath: PRODUCT_IMAGE_PATH, serve: async (file, request) => this.serveImage(file, request) };
   private readonly products: Product[];
 
   constructor(dir = CATALOGUE_DIR) {
@@ -32,7 +35,7 @@ export class EmbeddedCatalogue implements Catalogue {
         if (!/^[\w-]+\.svg$/.test(file)) throw new Error(`Product ${entry.id}: bad image file name ${file}`);
         const body = fs.readFileSync(path.join(dir, "images", file));
         const hash = createHash("sha256").update(body).digest("hex").slice(0, 12);
-        this.images.set(file, { body, etag: `"${hash}"` });
+        this.files.set(file, { body, etag: `"${hash}"` });
         return fromFakeStore({ ...entry, image: `${PRODUCT_IMAGE_PATH}${file}?v=${hash}` });
       })
       .sort((a, b) => a.id - b.id);
@@ -43,10 +46,6 @@ export class EmbeddedCatalogue implements Catalogue {
 
   async list() {
     return this.products;
-  }
-
-  async categories() {
-    return [...new Set(this.products.map((p) => p.category))].sort();
   }
 
   async inCategory(name: string) {
@@ -63,5 +62,14 @@ export class EmbeddedCatalogue implements Catalogue {
 
   onChange(_listener: () => void): () => void {
     return () => {};
+  }
+
+  private serveImage(file: string, request: ImageRequest): Response {
+    const image = this.files.get(file);
+    if (!image) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=UTF-8" } });
+    if (request.ifNoneMatch === image.etag) return new Response(null, { status: 304, headers: { ETag: image.etag } });
+    return new Response(new Uint8Array(image.body), {
+      headers: { "Content-Type": "image/svg+xml", "Cache-Control": IMMUTABLE, ETag: image.etag },
+    });
   }
 }

@@ -1,6 +1,7 @@
-import { type ImageProxy, PLACEHOLDER_PATH } from "../images/proxy.ts";
+import { type ImageProxy, PLACEHOLDER_PATH, REMOTE_IMAGE_PATH } from "../images/proxy.ts";
+import { proxyImages } from "../images/source.ts";
 import type { Logger } from "../log.ts";
-import { type Catalogue, type CatalogueHealth, CatalogueUnavailableError } from "./catalogue.ts";
+import { type Catalogue, type CatalogueHealth, CatalogueUnavailableError, type ImageSource } from "./catalogue.ts";
 import { CircuitBreaker } from "./circuit-breaker.ts";
 import { fakeStoreProduct, fromFakeStore, type Product } from "./product.ts";
 
@@ -25,7 +26,6 @@ export interface RemoteCatalogueOptions {
 interface Copy {
   products: Product[];
   byId: Map<number, Product>;
-  categories: string[];
   fetchedAt: number;
   fingerprint: string;
 }
@@ -47,7 +47,8 @@ const noop = () => {};
  * rendered.
  */
 export class RemoteCatalogue implements Catalogue {
-  readonly imageProxy?: ImageProxy;
+  readonly images: ImageSource;
+  private readonly imageProxy?: ImageProxy;
   private readonly base: string;
   private readonly now: () => number;
   private readonly breaker: CircuitBreaker;
@@ -62,6 +63,7 @@ export class RemoteCatalogue implements Catalogue {
   constructor(private readonly options: RemoteCatalogueOptions) {
     this.base = options.baseUrl.replace(/\/+$/, "");
     this.imageProxy = options.imageProxy;
+    this.images = options.imageProxy ? proxyImages(options.imageProxy) : { basePath: REMOTE_IMAGE_PATH, serve: async () => new Response("Not found", { status: 404 }) };
     this.now = options.now ?? Date.now;
     this.breaker = new CircuitBreaker({ baseMs: 2_000, maxMs: 60_000, ...options.breaker, now: this.now });
     this.createdAt = this.now();
@@ -69,10 +71,6 @@ export class RemoteCatalogue implements Catalogue {
 
   async list() {
     return (await this.current()).products;
-  }
-
-  async categories() {
-    return (await this.current()).categories;
   }
 
   async inCategory(name: string) {
@@ -193,7 +191,6 @@ export class RemoteCatalogue implements Catalogue {
     return {
       products,
       byId: new Map(products.map((p) => [p.id, p])),
-      categories: [...new Set(products.map((p) => p.category))].sort(),
       fetchedAt: this.now(),
       fingerprint: JSON.stringify(products),
     };

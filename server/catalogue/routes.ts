@@ -3,7 +3,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { preferredEncoding } from "../http/compression.ts";
-import { limitParam } from "../http/query.ts";
+import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
 import { parseProductId, toFakeStore, type Product } from "./product.ts";
@@ -13,12 +13,6 @@ const listQuery = z.object({
   // FakeStore clients send sort=DESC as often as sort=desc.
   sort: z.preprocess((value) => (typeof value === "string" ? value.toLowerCase() : value), z.enum(["asc", "desc"], { error: "sort must be asc or desc" })).optional(),
 });
-
-function parseListQuery(query: Record<string, string>) {
-  const result = listQuery.safeParse(query);
-  if (!result.success) throw new HttpError(400, result.error.issues[0]!.message);
-  return result.data;
-}
 
 /** FakeStore semantics: `sort` orders by id, `limit` keeps the first n after sorting. */
 export function applyListQuery(products: Product[], query: { limit?: number; sort?: "asc" | "desc" }): Product[] {
@@ -136,14 +130,14 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string): Hono {
   });
 
   api.on("GET", either("/products"), async (c) => {
-    const query = parseListQuery(c.req.query());
+    const query = queryParams(c, listQuery);
     return answer(c, (products) => applyListQuery(products, query).map(shape));
   });
 
   api.on("GET", either("/products/categories"), (c) => answer(c, (products) => [...new Set(products.map((p) => p.category))].sort()));
 
   api.on("GET", either("/products/category/:name"), async (c) => {
-    const query = parseListQuery(c.req.query());
+    const query = queryParams(c, listQuery);
     const name = c.req.param("name")!;
     return answer(c, (products) => applyListQuery(products.filter((p) => p.category === name), query).map(shape));
   });

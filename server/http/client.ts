@@ -1,5 +1,7 @@
 import net from "node:net";
 import type { HttpBindings } from "@hono/node-server";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./env.ts";
 
 /**
  * The client's address: the socket's peer, or, behind `trustProxy` proxies of our own, the entry
@@ -17,4 +19,12 @@ export function clientAddress(env: Partial<HttpBindings> | undefined, forwardedF
     .filter(Boolean);
   const client = hops[hops.length - trustProxy];
   return client && net.isIP(client) ? client : socket;
+}
+
+/** Learns the client's address once per request (`clientIp`), for rate limits and logs. */
+export function clientAddressStep(trustProxy: number): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set("clientIp", clientAddress(c.env, () => c.req.header("x-forwarded-for"), trustProxy));
+    await next();
+  };
 }

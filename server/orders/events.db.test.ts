@@ -22,9 +22,9 @@ describe.skipIf(!url)("PostgreSQL order events", () => {
     events.subscribe((event) => seen.push(event));
     const next = (match: (e: OrderEvent) => boolean) => expect.poll(() => seen.some(match), { timeout: 10_000 }).toBe(true);
     const announce = (orderId: string) =>
-      database.db.transaction().execute((trx) => events.inTransaction(trx, "user-1", orderId).then(() => sql`select 1`.execute(trx)));
+      database.db.transaction().execute((trx) => events.publish(trx, { type: "placed", userId: "user-1", orderId }).then(() => sql`select 1`.execute(trx)));
     try {
-      await events.ready;
+      await events.listening();
       await announce("pi_before");
       await next((e) => e.type === "placed" && e.orderId === "pi_before");
 

@@ -7,28 +7,37 @@ import type { Logger } from "../log.ts";
 /** An order was written (`placed`), or the feed may have missed some and should catch up (`resync`). */
 export type OrderEvent = { type: "placed"; userId: string; orderId: string } | { type: "resync" };
 
+/** What is published: an order was written in the transaction. */
+export type PlacedEvent = Extract<OrderEvent, { type: "placed" }>;
+
 /**
  * Announces new orders to every app instance. Two adapters: in-process (one instance, SQLite)
- * and PostgreSQL LISTEN/NOTIFY (any number of instances on one database).
+ * and PostgreSQL LISTEN/NOTIFY (any number of instances on one database). An event says only that
+ * an order may exist: listeners read it from the database, which shows it once it is committed
+ * (and never, if the transaction rolled back).
  */
 export interface OrderEvents {
-  /** Called inside the fulfilment transaction, so only committed orders are ever announced. */
-  inTransaction(trx: Transaction<Schema>, userId: string, orderId: string): Promise<void>;
-  /** Called once that transaction has committed. */
-  afterCommit(userId: string, orderId: string): void;
+  /** Called inside the transaction that writes the order. */
+  publish(trx: Transaction<Schema>, event: PlacedEvent): Promise<void>;
   subscribe(listener: (event: OrderEvent) => void): () => void;
+  /** Resolves once events published from now on reach this process's subscribers. */
+  listening(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** One process: an event emitter, told after the commit. */
+/**
+ * One process on SQLite: an event emitter. It tells listeners as soon as the transaction has
+ * finished with the one connection (the event loop's next turn): their reads queue behind the
+ * transaction on that connection, so they see the committed order, or nothing after a rollback.
+ */
 export class InProcessOrderEvents implements OrderEvents {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
-  async inTransaction(): Promise<void> {}
-
-  afterCommit(userId: string, orderId: string): void {
-    this.emitter.emit("event", { type: "placed", userId, orderId } satisfies OrderEvent);
+  async publish(_trx: Transaction<Schema>, event: PlacedEvent): Promise<void> {
+    setImmediate(() => this.emitter.emit("event", event));
   }
+
+  async listening(): Promise<void> {}
 
   subscribe(listener: (event: OrderEvent) => void): () => void {
     this.emitter.on("event", listener);
@@ -54,21 +63,24 @@ export class PostgresOrderEvents implements OrderEvents {
   private closed = false;
   private retryMs = 250;
   private retryTimer: NodeJS.Timeout | undefined;
-  /** Resolves once the first LISTEN is in place (or failed; it keeps retrying). */
-  readonly ready: Promise<void>;
+  /** Settles once the first LISTEN is in place (or has failed; it keeps retrying). */
+  private readonly firstConnect: Promise<void>;
 
   constructor(
     private readonly connection: pg.ClientConfig,
     private readonly log: Logger,
   ) {
-    this.ready = this.connect(false);
+    this.firstConnect = this.connect(false);
   }
 
-  async inTransaction(trx: Transaction<Schema>, userId: string, orderId: string): Promise<void> {
+  /** `pg_notify` inside the transaction: PostgreSQL delivers it only on commit. */
+  async publish(trx: Transaction<Schema>, { userId, orderId }: PlacedEvent): Promise<void> {
     await sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ userId, orderId })})`.execute(trx);
   }
 
-  afterCommit(): void {}
+  listening(): Promise<void> {
+    return this.firstConnect;
+  }
 
   subscribe(listener: (event: OrderEvent) => void): () => void {
     this.emitter.on("event", listener);
@@ -99,7 +111,10 @@ export class PostgresOrderEvents implements OrderEvents {
     });
     try {
       await client.connect();
+      // A close() during either wait must not leave this connection behind.
+      if (this.closed) return void (await this.discard(client));
       await client.query(`listen ${CHANNEL}`);
+      if (this.closed) return void (await this.discard(client));
       this.client = client;
       this.retryMs = 250;
       if (reconnecting) {
@@ -107,10 +122,14 @@ export class PostgresOrderEvents implements OrderEvents {
         this.emitter.emit("event", { type: "resync" } satisfies OrderEvent);
       }
     } catch (error) {
-      client.removeAllListeners("end");
-      await client.end().catch(() => {});
+      await this.discard(client);
       this.lost(client, error);
     }
+  }
+
+  private async discard(client: pg.Client): Promise<void> {
+    client.removeAllListeners("end");
+    await client.end().catch(() => {});
   }
 
   private lost(client: pg.Client, error: unknown) {

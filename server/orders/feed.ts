@@ -1,9 +1,7 @@
-import type { Kysely } from "kysely";
-import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import type { OrderEvent, OrderEvents } from "./events.ts";
 import type { Order } from "./order.ts";
-import { findOrder, ordersPlacedSince } from "./store.ts";
+import type { OrdersService } from "./service.ts";
 
 /** One open live feed (an SSE stream): where to send orders and how to end it. */
 export interface FeedStream {
@@ -29,7 +27,7 @@ export class OrderFeed {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly db: Kysely<Schema>,
+    private readonly orders: OrdersService,
     events: OrderEvents,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
@@ -75,7 +73,7 @@ export class OrderFeed {
       }
       const set = this.streams.get(event.userId);
       if (!set || set.size === 0) return;
-      const order = await findOrder(this.db, event.userId, event.orderId);
+      const order = await this.orders.find(event.userId, event.orderId);
       if (!order) return;
       for (const stream of set) await this.deliver(stream, order);
     } catch (error) {
@@ -85,7 +83,7 @@ export class OrderFeed {
 
   private async catchUp(stream: FeedStream) {
     const since = (this.sentUpTo.get(stream) ?? this.now()) - CATCH_UP_MARGIN_MS;
-    for (const order of await ordersPlacedSince(this.db, stream.userId, since)) await this.deliver(stream, order);
+    for (const order of await this.orders.placedSince(stream.userId, since)) await this.deliver(stream, order);
   }
 
   private async deliver(stream: FeedStream, { placed, ...order }: Order & { placed: number }) {

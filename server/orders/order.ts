@@ -1,11 +1,11 @@
-import type { Product } from "../catalogue/product.ts";
+import type { BasketLine } from "../../lib/basket.ts";
 
-/** A basket line (spec section 3): the product as it was priced, in integer cents, and how many. */
-export type BasketLine = Pick<Product, "id" | "title" | "image" | "rating" | "priceCents" | "description"> & {
-  amount: number;
-};
+export type { BasketLine };
 
-/** An order (spec section 3): keyed by its payment intent id; amount in cents; created in epoch ms. */
+/**
+ * An order (spec section 3), in its wire shape (the API, the live feed and the pages send it as
+ * it is): keyed by its payment intent id; `amount` in integer cents; created in epoch ms.
+ */
 export interface Order {
   id: string;
   amount: number;

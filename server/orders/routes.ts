@@ -1,14 +1,12 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { Kysely } from "kysely";
 import { z } from "zod";
-import type { Schema } from "../db/schema.ts";
 import type { AppEnv } from "../http/env.ts";
 import { jsonResponse } from "../http/json-response.ts";
-import { limitParam } from "../http/query.ts";
+import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { OrderFeed } from "./feed.ts";
-import { decodeCursor, encodeCursor, findOrder, listOrders } from "./store.ts";
+import type { OrdersService } from "./service.ts";
 
 const HEARTBEAT_MS = 15_000;
 
@@ -26,11 +24,12 @@ function resumeFrom(raw: string | undefined): { placed: number; lastOrderId?: st
   return match ? { placed: Number(match[1]), lastOrderId: match[2] } : null;
 }
 
-/** Which process serves a stream: operators (and the scale-out test) can see where it landed. */
-const INSTANCE = `${process.env.INSTANCE_NAME ?? "storefront"}:${process.pid}`;
-
-/** /api/orders: the signed-in shopper's orders (JSON pages, one order) and their live feed (SSE). */
-export function orderRoutes(db: Kysely<Schema>, feed: OrderFeed): Hono<AppEnv> {
+/**
+ * /api/orders: the signed-in shopper's orders (JSON pages, one order) and their live feed (SSE).
+ * `instance` names the process in each stream's first event, so operators (and the scale-out
+ * test) can see where it landed.
+ */
+export function orderRoutes(orders: OrdersService, feed: OrderFeed, instance: string): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
 
   api.use("*", async (c, next) => {
@@ -40,13 +39,9 @@ export function orderRoutes(db: Kysely<Schema>, feed: OrderFeed): Hono<AppEnv> {
   });
 
   api.get("/", async (c) => {
-    const parsed = listQuery.safeParse(c.req.query());
-    if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);
-    const { limit, before } = parsed.data;
-    const cursor = before === undefined ? null : decodeCursor(before);
-    if (before !== undefined && !cursor) throw new HttpError(400, "before must be a cursor from a previous page's next");
-    const page = await listOrders(db, c.get("user")!.uid, { limit, before: cursor });
-    return jsonResponse(c, { orders: page.orders, next: page.next && encodeCursor(page.next) });
+    const page = await orders.page(c.get("user")!.uid, queryParams(c, listQuery));
+    if (!page.ok) throw new HttpError(400, page.message);
+    return jsonResponse(c, page.value);
   });
 
   /**
@@ -75,7 +70,7 @@ export function orderRoutes(db: Kysely<Schema>, feed: OrderFeed): Hono<AppEnv> {
         },
         since,
       );
-      await stream.writeSSE({ event: "ready", data: JSON.stringify({ instance: INSTANCE }), retry: 1_000 });
+      await stream.writeSSE({ event: "ready", data: JSON.stringify({ instance }), retry: 1_000 });
       // Comments keep proxies and load balancers from closing a quiet stream.
       const heartbeat = setInterval(() => void stream.write(": ping\n\n").catch(finish), HEARTBEAT_MS);
       try {
@@ -88,7 +83,7 @@ export function orderRoutes(db: Kysely<Schema>, feed: OrderFeed): Hono<AppEnv> {
   });
 
   api.get("/:id", async (c) => {
-    const order = await findOrder(db, c.get("user")!.uid, c.req.param("id"));
+    const order = await orders.find(c.get("user")!.uid, c.req.param("id"));
     // Someone else's order is as unknown as one that does not exist.
     if (!order) throw new HttpError(404, "No such order.");
     return jsonResponse(c, { order: { id: order.id, amount: order.amount, created: order.created, basket: order.basket } });

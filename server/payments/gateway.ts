@@ -1,13 +1,23 @@
+import type { CardInput, ChargeOutcome } from "../../lib/card.ts";
+
 /**
- * The card payment provider, as the shop uses it. Two adapters: the built-in test gateway (no
- * keys, no network, Stripe's test-card semantics) and Stripe. Results are values, not exceptions.
+ * The card payment provider, as the shop uses it: PaymentsService knows only this port. Two
+ * adapters: the built-in test gateway (no keys, no network, Stripe's test-card semantics) and
+ * Stripe. Results are values, not exceptions.
  */
 export interface PaymentGateway {
   readonly kind: "test" | "stripe";
-  /** Creates a payment intent for `amount` cents. The idempotency key makes a retried call return the same intent. */
-  createIntent(input: { amount: number; userId: string; checkoutId: string }): Promise<CreatedIntent>;
+  /** Creates a payment intent for `amountCents`. The idempotency key makes a retried call return the same intent. */
+  createIntent(input: { amountCents: number; userId: string; checkoutId: string }): Promise<CreatedIntent>;
   /** The intent as the provider sees it now, or null when it has no such intent. */
   retrieveIntent(id: string): Promise<IntentState | null>;
+  /**
+   * Card confirmation on our own server (the test gateway's card field); null where the browser
+   * confirms with the provider itself (Stripe Elements).
+   */
+  readonly cards: CardConfirmation | null;
+  /** Reads a signed notification from the provider (Stripe's webhook). */
+  parseWebhook(rawBody: string, signature: string | undefined): Promise<WebhookResult>;
 }
 
 export interface CreatedIntent {
@@ -15,16 +25,37 @@ export interface CreatedIntent {
   clientSecret: string;
   /** Epoch milliseconds. */
   created: number;
+  /**
+   * What the shop keeps to recognise the client secret when the card is confirmed on our server
+   * (a hash, never the secret); null where the provider confirms.
+   */
+  secretHash: string | null;
 }
+
+export interface CardConfirmation {
+  /** The intent a client secret names, when it is genuinely that intent's (checked against the kept hash). */
+  intentIdOf(clientSecret: string): string | null;
+  secretMatches(clientSecret: string, secretHash: string | null): boolean;
+  /** Charges the card: Stripe's test-card outcomes. */
+  charge(card: CardInput, now: Date): ChargeOutcome;
+}
+
+/** What the shop acts on among the provider's notifications. */
+export type GatewayEvent = { type: "payment_succeeded"; intentId: string } | { type: "other"; name: string };
+
+export type WebhookResult = { ok: true; event: GatewayEvent } | { ok: false; message: string };
 
 export type IntentStatus = "requires_payment_method" | "requires_confirmation" | "requires_action" | "processing" | "succeeded" | "canceled";
 
 export interface IntentState {
   id: string;
   status: IntentStatus;
-  amount: number;
+  amountCents: number;
   /** Epoch milliseconds. */
   created: number;
   /** The shopper the intent was created for (from its metadata). */
   userId: string | null;
 }
+
+/** How the browser pays: our own card field, or Stripe Elements with the publishable key. */
+export type CheckoutMode = { gateway: "test" } | { gateway: "stripe"; publishableKey: string };

@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { type CardInput, chargeOutcome } from "../../lib/card.ts";
+import { type BasketLine, formatCents, lineFrom, subtotalCents } from "../../lib/basket.ts";
+import type { CardInput } from "../../lib/card.ts";
 import { type Catalogue, CatalogueUnavailableError } from "../catalogue/catalogue.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
-import type { OrderEvents } from "../orders/events.ts";
-import type { BasketLine, Order } from "../orders/order.ts";
-import type { IntentState } from "./gateway.ts";
-import type { StripeGateway } from "./stripe-gateway.ts";
+import type { Order } from "../orders/order.ts";
+import type { OrdersService } from "../orders/service.ts";
+import type { IntentState, PaymentGateway } from "./gateway.ts";
 import { findPayment, insertPayment, markSucceeded, type Payment, paymentsInFlight } from "./store.ts";
-import { hashSecret, intentIdOf, secretMatches, type TestGateway } from "./test-gateway.ts";
 
 export type PaymentFailure = { ok: false; status: 400 | 402 | 404 | 409 | 422 | 503; message: string; code?: string; declineCode?: string };
 export type PaymentResult<T> = { ok: true; value: T } | PaymentFailure;
@@ -24,10 +23,9 @@ export interface PaymentIntentSummary {
 export interface PaymentsDeps {
   db: Kysely<Schema>;
   catalogue: Catalogue;
-  gateway: TestGateway | StripeGateway;
+  gateway: PaymentGateway;
+  orders: OrdersService;
   log: Logger;
-  /** The live order feed's announcements: inside the fulfilment transaction and after its commit. */
-  events?: OrderEvents;
   now?: () => number;
 }
 
@@ -57,47 +55,43 @@ export class PaymentsService {
   async create(userId: string, input: { items: Array<{ id: number; amount: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
     const priced = await this.price(input.items);
     if (!priced.ok) return priced;
-    const amount = priced.value.reduce((sum, line) => sum + line.priceCents * line.amount, 0);
-    if (amount !== input.total) {
-      return fail(409, `The basket's prices have changed: its total is now $${(amount / 100).toFixed(2)}. Please review your basket.`, "amount_mismatch");
+    const totalCents = subtotalCents(priced.value);
+    if (totalCents !== input.total) {
+      return fail(409, `The basket's prices have changed: its total is now ${formatCents(totalCents)}. Please review your basket.`, "amount_mismatch");
     }
-    if (amount === 0) return fail(422, "There is nothing to pay for.", "amount_too_small");
+    if (totalCents === 0) return fail(422, "There is nothing to pay for.", "amount_too_small");
     const checkoutId = randomUUID();
-    const intent = await this.deps.gateway.createIntent({ amount, userId, checkoutId });
+    const intent = await this.deps.gateway.createIntent({ amountCents: totalCents, userId, checkoutId });
     await insertPayment(this.deps.db, {
       id: intent.id,
       userId,
       gateway: this.mode,
-      amount,
+      amountCents: totalCents,
       basket: priced.value,
       status: "requires_payment_method",
-      clientSecretHash: this.mode === "test" ? hashSecret(intent.clientSecret) : null,
+      clientSecretHash: intent.secretHash,
       created: intent.created,
     });
-    this.deps.log.info({ paymentIntent: intent.id, amount, lines: priced.value.length }, "payment intent created");
+    this.deps.log.info({ paymentIntent: intent.id, amountCents: totalCents, lines: priced.value.length }, "payment intent created");
     return { ok: true, value: { clientSecret: intent.clientSecret } };
   }
 
   /** POST /api/payment/confirm (test gateway): charges the card and, on success, writes the order in the same transaction. */
   async confirm(userId: string, input: { clientSecret: string; card: CardInput }): Promise<PaymentResult<{ paymentIntent: PaymentIntentSummary }>> {
-    if (this.mode !== "test") return fail(404, "Card confirmation happens with Stripe in this shop.");
-    const id = intentIdOf(input.clientSecret);
+    const cards = this.deps.gateway.cards;
+    if (!cards) return fail(404, "Card confirmation happens with Stripe in this shop.");
+    const id = cards.intentIdOf(input.clientSecret);
     const payment = id ? await findPayment(this.deps.db, id) : null;
-    if (!payment || payment.userId !== userId || !secretMatches(input.clientSecret, payment.clientSecretHash)) return NOT_FOUND;
+    if (!payment || payment.userId !== userId || !cards.secretMatches(input.clientSecret, payment.clientSecretHash)) return NOT_FOUND;
     if (payment.status === "succeeded") return this.alreadySucceeded();
-    const outcome = chargeOutcome(input.card, new Date(this.now()));
+    const outcome = cards.charge(input.card, new Date(this.now()));
     if (!outcome.ok) {
       this.deps.log.info({ paymentIntent: payment.id, code: outcome.code, declineCode: outcome.declineCode }, "card payment declined");
       return { ok: false, status: 402, message: outcome.message, code: outcome.code, declineCode: outcome.declineCode };
     }
-    const fulfilment = await markSucceeded(this.deps.db, payment, {
-      card: { brand: outcome.brand, last4: outcome.last4 },
-      now: this.now(),
-      onPlaced: this.announce(payment.userId),
-    });
+    const fulfilment = await this.fulfil(payment, { card: { brand: outcome.brand, last4: outcome.last4 } });
     // Of any number of concurrent confirmations, only the one that changed the payment succeeds.
     if (!fulfilment.changed) return this.alreadySucceeded();
-    this.placed(userId, fulfilment.order, fulfilment.placed);
     return { ok: true, value: { paymentIntent: summary(fulfilment.order) } };
   }
 
@@ -121,13 +115,12 @@ export class PaymentsService {
     const parsed = await gateway.parseWebhook(rawBody, signature);
     if (!parsed.ok) return fail(400, parsed.message);
     const { event } = parsed;
-    if (event.type === "payment_intent.succeeded") {
-      const intent = event.data.object;
-      const payment = await findPayment(this.deps.db, intent.id);
-      if (!payment) this.deps.log.warn({ paymentIntent: intent.id }, "webhook for a payment intent we did not create; ignored");
+    if (event.type === "payment_succeeded") {
+      const payment = await findPayment(this.deps.db, event.intentId);
+      if (!payment) this.deps.log.warn({ paymentIntent: event.intentId }, "webhook for a payment intent we did not create; ignored");
       else {
-        // The event may be old: ask Stripe for the intent as it is now rather than trusting the payload.
-        const state = await gateway.retrieveIntent(intent.id);
+        // The event may be old: ask the gateway for the intent as it is now rather than trusting the payload.
+        const state = await gateway.retrieveIntent(event.intentId);
         if (state) await this.fulfilFromGateway(payment, state);
       }
     }
@@ -153,24 +146,26 @@ export class PaymentsService {
   /** The order of a payment the gateway reports succeeded for the same shopper and amount; null otherwise. */
   private async fulfilFromGateway(payment: Payment, state: IntentState): Promise<Order | null> {
     if (state.status !== "succeeded") return null;
-    if (state.amount !== payment.amount || (state.userId !== null && state.userId !== payment.userId)) {
-      this.deps.log.error({ paymentIntent: payment.id, amount: state.amount, expected: payment.amount }, "payment intent does not match its checkout; not fulfilled");
+    if (state.amountCents !== payment.amountCents || (state.userId !== null && state.userId !== payment.userId)) {
+      this.deps.log.error({ paymentIntent: payment.id, amountCents: state.amountCents, expected: payment.amountCents }, "payment intent does not match its checkout; not fulfilled");
       return null;
     }
-    const fulfilment = await markSucceeded(this.deps.db, payment, { created: state.created, now: this.now(), onPlaced: this.announce(payment.userId) });
-    this.placed(payment.userId, fulfilment.order, fulfilment.placed);
-    return fulfilment.order;
+    return (await this.fulfil(payment, { created: state.created })).order;
   }
 
-  private announce(userId: string) {
-    const events = this.deps.events;
-    return events && ((trx: Parameters<OrderEvents["inTransaction"]>[0], order: Order) => events.inTransaction(trx, userId, order.id));
-  }
-
-  private placed(userId: string, order: Order, placed: boolean) {
-    if (!placed) return;
-    this.deps.log.info({ order: order.id, amount: order.amount }, "order placed");
-    this.deps.events?.afterCommit(userId, order.id);
+  /**
+   * Marks the payment succeeded and writes its order, in one transaction: both or neither. A
+   * payment that had already succeeded changes nothing (`changed: false`), and its order is never
+   * written twice (the order's key is the payment intent id).
+   */
+  private async fulfil(payment: Payment, details: { card?: { brand: string; last4: string }; created?: number }): Promise<{ changed: boolean; order: Order }> {
+    const order: Order = { id: payment.id, amount: payment.amountCents, basket: payment.basket, created: details.created ?? payment.created };
+    const { changed, placed } = await this.deps.db.transaction().execute(async (trx) => ({
+      changed: await markSucceeded(trx, payment.id, { card: details.card, now: this.now() }),
+      placed: await this.deps.orders.place(trx, payment.userId, order),
+    }));
+    if (placed) this.deps.log.info({ order: order.id, amountCents: order.amount }, "order placed");
+    return { changed, order };
   }
 
   private alreadySucceeded(): PaymentFailure {
@@ -186,8 +181,7 @@ export class PaymentsService {
       for (const item of items) {
         const product = products.get(item.id);
         if (!product) return fail(422, `Product ${item.id} is not in the catalogue.`, "unknown_product");
-        const { id, title, image, rating, priceCents, description } = product;
-        lines.push({ id, title, image, rating, priceCents, description, amount: item.amount });
+        lines.push(lineFrom(product, item.amount));
       }
       return { ok: true, value: lines };
     } catch (error) {

@@ -1,14 +1,13 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Schema } from "../db/schema.ts";
-import type { BasketLine, Order } from "../orders/order.ts";
-import { insertOrder } from "../orders/store.ts";
+import type { BasketLine } from "../orders/order.ts";
 import type { IntentStatus } from "./gateway.ts";
 
 export interface Payment {
   id: string;
   userId: string;
   gateway: "test" | "stripe";
-  amount: number;
+  amountCents: number;
   basket: BasketLine[];
   status: IntentStatus;
   clientSecretHash: string | null;
@@ -22,7 +21,7 @@ export async function insertPayment(db: Kysely<Schema>, payment: Payment): Promi
       id: payment.id,
       user_id: payment.userId,
       gateway: payment.gateway,
-      amount: payment.amount,
+      amount: payment.amountCents,
       currency: "usd",
       basket: JSON.stringify(payment.basket),
       status: payment.status,
@@ -42,7 +41,7 @@ export async function findPayment(db: Kysely<Schema>, id: string): Promise<Payme
     id: row.id,
     userId: row.user_id,
     gateway: row.gateway as Payment["gateway"],
-    amount: row.amount,
+    amountCents: row.amount,
     basket: JSON.parse(row.basket) as BasketLine[],
     status: row.status as IntentStatus,
     clientSecretHash: row.client_secret_hash,
@@ -50,47 +49,22 @@ export async function findPayment(db: Kysely<Schema>, id: string): Promise<Payme
   };
 }
 
-export interface Fulfilment {
-  /** False when the payment had already succeeded before this call. */
-  changed: boolean;
-  /** The payment's order, whoever wrote it. */
-  order: Order;
-  /** True when this call wrote the order. */
-  placed: boolean;
-}
-
 /**
- * Marks a payment succeeded and writes its order, in one transaction: either both happen or
- * neither. A payment that had already succeeded changes nothing (`changed: false`), and its order
- * is never written twice (the order's key is the payment intent id).
+ * Marks a payment succeeded (with the card's brand and last four, when our server charged it);
+ * false when it already had. Runs inside the fulfilment transaction that writes its order.
  */
-export async function markSucceeded(
-  db: Kysely<Schema>,
-  payment: Payment,
-  details: {
-    card?: { brand: string; last4: string };
-    created?: number;
-    now: number;
-    /** Runs inside the transaction when this call writes the order (the live feed's announcement). */
-    onPlaced?: (trx: Transaction<Schema>, order: Order) => Promise<void>;
-  },
-): Promise<Fulfilment> {
-  const order: Order = { id: payment.id, amount: payment.amount, basket: payment.basket, created: details.created ?? payment.created };
-  return db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable("payments")
-      .set({
-        status: "succeeded",
-        updated: details.now,
-        ...(details.card ? { card_brand: details.card.brand, card_last4: details.card.last4 } : {}),
-      })
-      .where("id", "=", payment.id)
-      .where("status", "!=", "succeeded")
-      .executeTakeFirst();
-    const placed = await insertOrder(trx, payment.userId, order, details.now);
-    if (placed) await details.onPlaced?.(trx, order);
-    return { changed: Number(updated.numUpdatedRows) > 0, order, placed };
-  });
+export async function markSucceeded(trx: Transaction<Schema>, id: string, details: { card?: { brand: string; last4: string }; now: number }): Promise<boolean> {
+  const updated = await trx
+    .updateTable("payments")
+    .set({
+      status: "succeeded",
+      updated: details.now,
+      ...(details.card ? { card_brand: details.card.brand, card_last4: details.card.last4 } : {}),
+    })
+    .where("id", "=", id)
+    .where("status", "!=", "succeeded")
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
 }
 
 /** Payments of `gateway` still in flight that were started after `since` (epoch ms), oldest first. */

@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import type { CreatedIntent, IntentState, IntentStatus, PaymentGateway } from "./gateway.ts";
+import type { CreatedIntent, IntentState, IntentStatus, PaymentGateway, WebhookResult } from "./gateway.ts";
 
 export interface StripeOptions {
   secretKey: string;
@@ -17,11 +17,11 @@ const STATUSES: readonly IntentStatus[] = [
   "canceled",
 ];
 
-export type WebhookResult = { ok: true; event: Stripe.Event } | { ok: false; message: string };
-
 /** Stripe: PaymentIntents created server side, confirmed by Stripe.js in the browser, checked again here. */
 export class StripeGateway implements PaymentGateway {
   readonly kind = "stripe" as const;
+  /** Stripe.js confirms the card in the browser; our server never sees it. */
+  readonly cards = null;
 
   private constructor(
     private readonly options: StripeOptions,
@@ -36,14 +36,14 @@ export class StripeGateway implements PaymentGateway {
     return new StripeGateway(options, stripe, sdk);
   }
 
-  async createIntent({ amount, userId, checkoutId }: { amount: number; userId: string; checkoutId: string }): Promise<CreatedIntent> {
+  async createIntent({ amountCents, userId, checkoutId }: { amountCents: number; userId: string; checkoutId: string }): Promise<CreatedIntent> {
     const intent = await this.stripe.paymentIntents.create(
-      { amount, currency: "usd", allowed_payment_method_types: ["card"], metadata: { user_id: userId, checkout_id: checkoutId } },
+      { amount: amountCents, currency: "usd", allowed_payment_method_types: ["card"], metadata: { user_id: userId, checkout_id: checkoutId } },
       // A retried request (ours or the SDK's) gets the same intent back, never a second one.
       { idempotencyKey: `checkout-${checkoutId}` },
     );
     if (!intent.client_secret) throw new Error(`Stripe gave no client secret for ${intent.id}`);
-    return { id: intent.id, clientSecret: intent.client_secret, created: intent.created * 1000 };
+    return { id: intent.id, clientSecret: intent.client_secret, created: intent.created * 1000, secretHash: null };
   }
 
   async retrieveIntent(id: string): Promise<IntentState | null> {
@@ -60,7 +60,11 @@ export class StripeGateway implements PaymentGateway {
     if (!this.options.webhookSecret) return { ok: false, message: "Webhooks are not configured (STRIPE_WEBHOOK_SECRET)." };
     if (!signature) return { ok: false, message: "The Stripe-Signature header is missing." };
     try {
-      return { ok: true, event: await this.stripe.webhooks.constructEventAsync(rawBody, signature, this.options.webhookSecret) };
+      const event = await this.stripe.webhooks.constructEventAsync(rawBody, signature, this.options.webhookSecret);
+      return {
+        ok: true,
+        event: event.type === "payment_intent.succeeded" ? { type: "payment_succeeded", intentId: event.data.object.id } : { type: "other", name: event.type },
+      };
     } catch {
       return { ok: false, message: "The webhook signature is invalid or too old." };
     }
@@ -71,7 +75,7 @@ export function toState(intent: Stripe.PaymentIntent): IntentState {
   return {
     id: intent.id,
     status: STATUSES.includes(intent.status as IntentStatus) ? (intent.status as IntentStatus) : "requires_payment_method",
-    amount: intent.amount,
+    amountCents: intent.amount,
     created: intent.created * 1000,
     userId: intent.metadata?.user_id ?? null,
   };

@@ -2,8 +2,7 @@ import { Hono } from "hono";
 import { etag } from "hono/etag";
 import { z } from "zod";
 import { jsonResponse } from "../http/json-response.ts";
-import { limitParam } from "../http/query.ts";
-import { HttpError } from "../http-error.ts";
+import { limitParam, queryParams } from "../http/query.ts";
 import type { SearchService } from "./service.ts";
 
 /** The body of GET /api/search: product titles for the search box's suggestions. */
@@ -31,9 +30,8 @@ export function searchRoutes(search: SearchService): Hono {
   });
 
   api.get("/", async (c) => {
-    const parsed = suggestionsQuery.safeParse(c.req.query());
-    if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);
-    const { query, total, hits } = await search.query(parsed.data.q, parsed.data.limit);
+    const { q, limit } = queryParams(c, suggestionsQuery);
+    const { query, total, hits } = await search.query(q, limit);
     const body: SuggestionsBody = {
       query,
       total,

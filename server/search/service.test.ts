@@ -32,9 +32,7 @@ class SteeredCatalogue implements Catalogue {
     this.products = products;
     for (const listener of this.listeners) listener();
   }
-  async categories() {
-    return [];
-  }
+  readonly images = { basePath: "/images/products/", serve: async () => new Response(null, { status: 404 }) };
   health() {
     return { source: "embedded", state: "fresh" } as const;
   }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { basketCount, formatCents, lineFrom, subtotalCents } from "./basket.ts";
+
+const product = { id: 7, title: "Ring", image: "/r.svg", rating: { rate: 4, count: 9 }, priceCents: 123400, description: "Gold", category: "jewelery" };
+
+describe("formatCents", () => {
+  it.each([
+    [123400, "$1,234.00"],
+    [0, "$0.00"],
+    [985, "$9.85"],
+    [1599, "$15.99"],
+    [123456789, "$1,234,567.89"],
+    [5, "$0.05"],
+  ])("%d cents -> %s", (cents, text) => {
+    expect(formatCents(cents)).toBe(text);
+  });
+});
+
+describe("basket lines", () => {
+  it("keep only the product's snapshot and the amount", () => {
+    expect(lineFrom(product, 2)).toEqual({ id: 7, title: "Ring", image: "/r.svg", rating: { rate: 4, count: 9 }, priceCents: 123400, description: "Gold", amount: 2 });
+  });
+
+  it("add up exactly in cents, and count amounts rather than lines", () => {
+    const lines = [lineFrom(product, 2), lineFrom({ ...product, id: 8, priceCents: 1 }, 3)];
+    expect(subtotalCents(lines)).toBe(246803);
+    expect(basketCount(lines)).toBe(5);
+    expect(subtotalCents([])).toBe(0);
+  });
+});

@@ -1,0 +1,57 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { CLIENT_IP_HEADER } from "./auth/auth.ts";
+import { allowedMethods } from "./http/allowed-methods.ts";
+import type { AppEnv } from "./http/env.ts";
+import { jsonResponse } from "./http/json-response.ts";
+import { HttpError } from "./http-error.ts";
+import { orderRoutes } from "./orders/routes.ts";
+import { paymentRoutes } from "./payments/routes.ts";
+import { searchRoutes } from "./search/routes.ts";
+import type { Services } from "./services.ts";
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * /api: what the browser calls directly (auth, payment, live feed, search suggestions) and health.
+ * No body is parsed here: each route validates its own, and better-auth gets the raw request.
+ * `routes` lists every route of the whole app, for the 405's Allow header.
+ */
+export function apiRoutes(services: Services, options: { instance: string; routes: () => ReadonlyArray<{ method: string; path: string }> }): Hono<AppEnv> {
+  const { auth, database, catalogue } = services;
+  const api = new Hono<AppEnv>();
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new HttpError(413, "The request body is too large.");
+    },
+  });
+  // GET and HEAD carry no body; asking would make the adapter build a full Request for nothing.
+  api.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
+  // better-auth's own routes. Our HTTP layer, not the client, says who the client is.
+  api.on(["GET", "POST"], "/auth/*", (c) => {
+    const headers = new Headers(c.req.raw.headers);
+    headers.set(CLIENT_IP_HEADER, c.get("clientIp"));
+    return auth.handler(new Request(c.req.raw, { headers }));
+  });
+  api.get("/health", async (c) => {
+    const ok = await database.ping();
+    // The catalogue's state is reported, never a reason to fail: the pages degrade without it.
+    return jsonResponse(c, { status: ok ? "ok" : "unavailable", database: database.engine, catalogue: catalogue.health() }, ok ? 200 : 503, {
+      "Cache-Control": "no-store",
+    });
+  });
+  api.route("/payment", paymentRoutes(services.payments));
+  api.route("/orders", orderRoutes(services.orders, services.orderFeed, options.instance));
+  api.route("/search", searchRoutes(services.search));
+  // No route matched: a path we have, asked with another method, is 405 (saying which it takes);
+  // any other is 404, whatever the method.
+  const allowed = allowedMethods(options.routes);
+  api.all("*", (c) => {
+    const methods = allowed(c.req.path);
+    const message = `No API endpoint ${c.req.method} ${c.req.path}.`;
+    if (methods.length === 0) throw new HttpError(404, message);
+    return jsonResponse(c, { error: message }, 405, { Allow: methods.join(", ") });
+  });
+  return api;
+}

@@ -1,0 +1,60 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Schema } from "../db/schema.ts";
+import type { OrderEvents } from "./events.ts";
+import type { Order } from "./order.ts";
+import { decodeCursor, encodeCursor, findOrder, insertOrder, listOrders, ordersPlacedSince } from "./store.ts";
+
+/** A page of one shopper's orders, newest first; `next` is the cursor of the page after it. */
+export interface OrdersPage {
+  orders: Order[];
+  next: string | null;
+}
+
+export type PageResult = { ok: true; value: OrdersPage } | { ok: false; message: string };
+
+/**
+ * Orders: the one place that reads and writes them. Payments place an order inside their
+ * fulfilment transaction; the pages, the order API and the live feed read through it.
+ */
+export class OrdersService {
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly events: OrderEvents,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Writes `order` for `userId` inside `trx` unless it exists (its id is the payment intent id),
+   * and announces it. True when this call wrote it.
+   */
+  async place(trx: Transaction<Schema>, userId: string, order: Order): Promise<boolean> {
+    const placed = await insertOrder(trx, userId, order, this.now());
+    if (placed) await this.events.publish(trx, { type: "placed", userId, orderId: order.id });
+    return placed;
+  }
+
+  /** A page of the shopper's orders, strictly after `before` (a previous page's `next`). */
+  async page(userId: string, { limit, before }: { limit: number; before?: string }): Promise<PageResult> {
+    const cursor = before === undefined ? null : decodeCursor(before);
+    if (before !== undefined && !cursor) return { ok: false, message: "before must be a cursor from a previous page's next" };
+    const page = await listOrders(this.db, userId, { limit, before: cursor });
+    return { ok: true, value: { orders: page.orders, next: page.next && encodeCursor(page.next) } };
+  }
+
+  /** The first page for the orders screen, with `since`: when it was read (where the live feed starts). */
+  async firstPage(userId: string, limit: number): Promise<OrdersPage & { since: number }> {
+    const since = this.now();
+    const page = await listOrders(this.db, userId, { limit });
+    return { orders: page.orders, next: page.next && encodeCursor(page.next), since };
+  }
+
+  /** One of the shopper's orders, with when it was written; null for an unknown order or someone else's. */
+  find(userId: string, id: string): Promise<(Order & { placed: number }) | null> {
+    return findOrder(this.db, userId, id);
+  }
+
+  /** The shopper's orders written at or after `placedSince`, in the order they were written. */
+  placedSince(userId: string, placedSince: number): Promise<Array<Order & { placed: number }>> {
+    return ordersPlacedSince(this.db, userId, placedSince);
+  }
+}

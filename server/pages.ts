@@ -1,0 +1,52 @@
+import type { Handler } from "hono";
+import type { Config } from "./config.ts";
+import type { AppEnv } from "./http/env.ts";
+import { databaseAway, databaseIsAway } from "./http/errors.ts";
+import { PageCache } from "./http/page-cache.ts";
+import { loadContextFactory, type SsrHandler } from "./load-context.ts";
+import type { Logger } from "./log.ts";
+import type { Services } from "./services.ts";
+
+const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Pages: React Router's request handler with the load context. Anonymous pages are the same for
+ * everyone (the basket lives in the browser): rendered once per address, until the catalogue
+ * changes. Never for a session, a write or an error page.
+ */
+export function pages(
+  ssr: SsrHandler,
+  { config, log, services }: { config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "PAGE_CACHE_ENTRIES">; log: Logger; services: Services },
+): Handler<AppEnv> {
+  const { auth, database } = services;
+  const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
+  const cacheable = config.PAGE_CACHE_ENTRIES > 0 && config.NODE_ENV !== "development";
+  const pageCache = cacheable ? new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES }) : null;
+  if (pageCache) services.catalogue.onChange(() => pageCache.clear());
+  return async (c) => {
+    const nonce = c.get("cspNonce");
+    const url = new URL(c.req.url);
+    const cacheKey =
+      pageCache && c.req.method === "GET" && !url.pathname.endsWith(".data") && !auth.hasSessionCookie(c.req.raw.headers) ? url.pathname + url.search : null;
+    const hit = cacheKey && pageCache?.get(cacheKey, nonce, c.req.header("accept-encoding"));
+    if (hit) return hit;
+    const response = await ssr(atBrowserOrigin(c.req.raw), createLoadContext(c));
+    // A page that failed because the database is away says so with 503 (and its error page).
+    if (response.status >= 500 && (await databaseIsAway(database))) {
+      return databaseAway(new Response(response.body, { status: 503, headers: response.headers }));
+    }
+    return cacheKey && pageCache ? pageCache.put(cacheKey, nonce, response) : response;
+  };
+}
+
+/**
+ * Behind a proxy (TLS, another port) the URL this process sees is not the one the browser used,
+ * and React Router refuses an action whose Origin differs from the request's URL. A write's Origin
+ * has already passed sameOriginWrites (it is one of ours), so the page gets the request at it.
+ */
+function atBrowserOrigin(request: Request): Request {
+  const origin = request.headers.get("origin");
+  if (!origin || request.method === "GET" || request.method === "HEAD") return request;
+  const url = new URL(request.url);
+  return url.origin === origin ? request : new Request(new URL(`${url.pathname}${url.search}`, origin), request);
+}
