@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { CLIENT_IP_HEADER } from "./auth/auth.ts";
+import { CLIENT_IP_HEADER } from "./auth/better-auth.ts";
 import { allowedMethods } from "./http/allowed-methods.ts";
 import type { AppEnv } from "./http/env.ts";
 import { jsonResponse } from "./http/json-response.ts";

@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogueFailing, databaseAway, fuzz, slowClients } from "../test/support/faults.ts";
 import { builtPages } from "../test/support/pages.ts";
 import { type RunningServer, startServer } from "../test/support/server-process.ts";
+import { postgresOrSkip } from "../test/support/checkout.ts";
 
 // The short version of `npm run bench:faults` (bench/faults.ts): no unexpected 5xx, ever.
 
@@ -40,11 +41,7 @@ describe("faults (short)", () => {
   }, 120_000);
 
   it("turns health 503 while PostgreSQL is away and 200 when it is back, with no other 5xx and nothing hanging", async (context) => {
-    const url = inject("postgresUrl");
-    if (!url) {
-      context.skip("no PostgreSQL server answers (see the note printed at the start of the run)");
-      return;
-    }
+    const url = postgresOrSkip(context);
     const row = await databaseAway(url, true);
     expect(row.server, JSON.stringify(row)).toBe(0);
     expect(row.healthWent).toMatch(/^200 → (503 → )+200$/);

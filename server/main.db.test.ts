@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { withPostgresSchema } from "../test/support/database.ts";
 import { builtPages } from "../test/support/pages.ts";
 import { type RunningServer, startServer } from "../test/support/server-process.ts";
+import { postgresOrSkip } from "../test/support/checkout.ts";
 
 // These start the real process, as `npm start` does, against each database engine.
 let servers: RunningServer[] = [];
@@ -63,21 +64,12 @@ describe("the server process", () => {
   });
 
   it("starts on PostgreSQL, migrates once, answers health, and stops cleanly; twice", async (context) => {
-    const url = inject("postgresUrl");
-    if (!url) {
-      // The global setup printed why; there is no PostgreSQL to start against in this run.
-      context.skip("no PostgreSQL server answers (see the note printed at the start of the run)");
-      return;
-    }
+    postgresOrSkip(context);
     await withPostgresSchema("main", (databaseUrl) => runTwice({ DATABASE_URL: databaseUrl, DATA_DIR: os.tmpdir() }, "postgres"));
   });
 
   it("runs two instances on one PostgreSQL that start together and accept each other's sessions", async (context) => {
-    const url = inject("postgresUrl");
-    if (!url) {
-      context.skip("no PostgreSQL server answers (see the note printed at the start of the run)");
-      return;
-    }
+    postgresOrSkip(context);
     await withPostgresSchema("pair", async (databaseUrl) => {
       const env = { DATABASE_URL: databaseUrl, DATA_DIR: os.tmpdir(), PUBLIC_URL: "http://shop.test" };
       // Both first starts race to create the tables and the auth secret.

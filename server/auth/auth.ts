@@ -1,11 +1,9 @@
-import { betterAuth } from "better-auth";
-import { getSessionCookie, parseCookies } from "better-auth/cookies";
-import { getMigrations } from "better-auth/db/migration";
-import { sql } from "kysely";
-import type { Config } from "../config.ts";
+import { getSessionCookie } from "better-auth/cookies";
 import type { AppDatabase } from "../db/database.ts";
 import { generatedSetting } from "../db/settings.ts";
 import type { Logger } from "../log.ts";
+import { AUTH_BASE_PATH, type AuthSettings, type BetterAuth, CLIENT_IP_HEADER, COOKIE_PREFIX, createBetterAuth, migrateAuthTables } from "./better-auth.ts";
+import { sessionCacheExpiry, VerifiedSessions } from "./session-cache.ts";
 
 /** The signed-in shopper as the app sees them (spec section 3): uid and email, nothing else. */
 export interface SessionUser {
@@ -17,69 +15,6 @@ export interface SessionUser {
 export type AuthResult =
   | { ok: true; user: SessionUser | null; setCookies: string[] }
   | { ok: false; status: number; message: string };
-
-/** The header our HTTP layer fills with the client's address; anything a client sends under it is dropped. */
-export const CLIENT_IP_HEADER = "x-storefront-client-ip";
-const COOKIE_PREFIX = "storefront";
-const AUTH_BASE_PATH = "/api/auth";
-const SESSION_COOKIE_CACHE_SECONDS = 60;
-const MIGRATION_LOCK = 0x53_74_6f_72; // "Stor": one PostgreSQL advisory lock for concurrent first starts
-
-export type AuthSettings = Pick<
-  Config,
-  "PUBLIC_URL" | "TRUSTED_ORIGINS" | "AUTH_RATE_LIMIT_MAX" | "AUTH_RATE_LIMIT_WINDOW_SECONDS"
->;
-
-function createBetterAuth(database: AppDatabase, secret: string, settings: AuthSettings, log: Logger) {
-  const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };
-  return betterAuth({
-    appName: "Storefront",
-    baseURL: settings.PUBLIC_URL,
-    basePath: AUTH_BASE_PATH,
-    secret,
-    // Our own Kysely, not the driver under it: on SQLite there is one connection, and only one
-    // Kysely (one lock) keeps better-auth's transactions and ours from starting inside each other.
-    database: { db: database.db, type: database.engine },
-    trustedOrigins: settings.TRUSTED_ORIGINS,
-    telemetry: { enabled: false },
-    logger: {
-      log: (level, message) => {
-        if (level === "error") log.error({ source: "better-auth" }, message);
-        else if (level === "warn") log.warn({ source: "better-auth" }, message);
-        else log.debug({ source: "better-auth" }, message);
-      },
-    },
-    session: {
-      // A page learns its user from a signed cookie that better-auth keeps for a minute, instead of
-      // a database read per request. The price: a session revoked elsewhere (another device signing
-      // out) may still be seen for up to that minute; signing out here clears the cookie at once.
-      cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_SECONDS },
-    },
-    emailAndPassword: {
-      enabled: true,
-      autoSignIn: true,
-      minPasswordLength: 8,
-      maxPasswordLength: 128,
-    },
-    rateLimit: {
-      enabled: true,
-      // In the database, so the limit holds across every instance on one PostgreSQL.
-      storage: "database",
-      window: 60,
-      max: 100,
-      customRules: { "/sign-in/email": limit, "/sign-up/email": limit },
-    },
-    advanced: {
-      cookiePrefix: COOKIE_PREFIX,
-      useSecureCookies: settings.PUBLIC_URL.startsWith("https:"),
-      // The address comes from our HTTP layer (socket, or X-Forwarded-For only behind TRUST_PROXY).
-      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
-      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
-    },
-  });
-}
-
-type BetterAuth = ReturnType<typeof createBetterAuth>;
 
 /**
  * Accounts: better-auth in our own server, sessions in our database. Pages reach it in-process
@@ -179,66 +114,3 @@ export class AuthService {
   }
 }
 
-/**
- * Users of session cache cookies better-auth has already verified, until each cookie's own expiry:
- * a browser sends the same cookies with every request for up to a minute, and a repeat skips
- * better-auth's signature check (a WebCrypto key import and an HMAC per request). It accepts
- * exactly what better-auth's cookie cache accepts, for no longer; bounded, oldest dropped first.
- */
-class VerifiedSessions {
-  private readonly entries = new Map<string, { user: SessionUser; until: number }>();
-
-  constructor(private readonly max = 5_000) {}
-
-  get(cookies: string): SessionUser | null {
-    const entry = this.entries.get(cookies);
-    if (!entry) return null;
-    if (Date.now() < entry.until) return entry.user;
-    this.entries.delete(cookies);
-    return null;
-  }
-
-  set(cookies: string, user: SessionUser, until: number): void {
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(cookies, { user, until });
-  }
-}
-
-/**
- * When the session cache cookie among `cookies` stops being accepted: the earlier of its own
- * expiry and its session's. Read from better-auth's compact encoding (base64url JSON); null when
- * there is no such cookie or it does not parse, and then nothing is remembered.
- */
-export function sessionCacheExpiry(cookies: string): number | null {
-  const name = `${COOKIE_PREFIX}.session_data`;
-  const value = [...parseCookies(cookies)].find(([key]) => key === name || key === `__Secure-${name}`)?.[1];
-  if (!value) return null;
-  try {
-    const payload = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as {
-      expiresAt?: unknown;
-      session?: { session?: { expiresAt?: unknown } };
-    };
-    const cache = payload.expiresAt;
-    const session = new Date(payload.session?.session?.expiresAt as string).getTime();
-    return typeof cache === "number" && Number.isFinite(session) ? Math.min(cache, session) : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Creates better-auth's tables (a no-op once they exist). Several instances starting together on
- * one PostgreSQL take turns under an advisory lock, so none sees a half-made schema.
- */
-async function migrateAuthTables(database: AppDatabase, auth: BetterAuth): Promise<void> {
-  const migrate = async () => (await getMigrations(auth.options)).runMigrations();
-  if (database.engine === "sqlite") return migrate();
-  await database.db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
-    try {
-      await migrate();
-    } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
-    }
-  });
-}

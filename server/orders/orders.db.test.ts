@@ -1,23 +1,21 @@
 import { describe, expect, it } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
+import { checkout, priceCents } from "../../test/support/checkout.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 import { builtPages } from "../../test/support/pages.ts";
-import { jsonPost, signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
+import { signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
 import { parseSse, type SseEvent } from "../../test/support/sse.ts";
 import type { Order } from "./order.ts";
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
 
-const PRICE = Math.round(products.find((p) => p.id === 2)!.price * 100);
-const CARD = { number: "4242424242424242", expMonth: 12, expYear: 2040, cvc: "123", postalCode: "1000" };
+const PRICE = priceCents(2);
 
 /** Pays for one of product 2 as the shopper with `cookie`; returns the order id. */
 async function placeOrder(app: App, cookie: string): Promise<string> {
-  const created = await app.request("/api/payment/create", jsonPost({ items: [{ id: 2, amount: 1 }], total: PRICE }, { cookie }));
-  const { clientSecret } = (await created.json()) as { clientSecret: string };
-  const paid = await app.request("/api/payment/confirm", jsonPost({ clientSecret, card: CARD }, { cookie }));
-  expect(paid.status).toBe(200);
-  return ((await paid.json()) as { paymentIntent: { id: string } }).paymentIntent.id;
+  const { paid, orderId } = await checkout(app.request, { origin: TEST_ORIGIN, cookie, items: [{ id: 2, amount: 1 }] });
+  expect(paid?.status).toBe(200);
+  return orderId!;
 }
 
 /** Reads an SSE response as it arrives; `next(match)` resolves with the first matching event. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import products from "../../catalogue/products.json" with { type: "json" };
+import { checkout, over, priceCents, signUpAt } from "../../test/support/checkout.ts";
 import { type Cluster, nginxBinary, startCluster } from "../../test/support/local-cluster.ts";
 import { createPostgresSchema } from "../../test/support/database.ts";
 import { builtPages } from "../../test/support/pages.ts";
@@ -19,29 +19,19 @@ const reason = !url
 if (reason && process.env.REQUIRE_NGINX === "1" && nginx === null) throw new Error(`REQUIRE_NGINX=1 but ${reason}`);
 if (reason) console.log(`Scale-out tests skipped: ${reason}.`);
 
-const PRICE = Math.round(products.find((p) => p.id === 4)!.price * 100);
-const CARD = { number: "4242424242424242", expMonth: 12, expYear: 2040, cvc: "123", postalCode: "1000" };
+const PRICE = priceCents(4);
+
 
 describe.skipIf(reason !== null)("two instances behind nginx on one PostgreSQL", () => {
   let cluster: Cluster;
   let cookie: string;
   let dropSchema: () => Promise<void>;
 
-  const post = async (base: string, path: string, body: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: cluster.url, cookie },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-
   /** Pays through the instance (or nginx) at `base`; returns the order id. */
   async function orderThrough(base: string): Promise<string> {
-    const created = await post(base, "/api/payment/create", { items: [{ id: 4, amount: 1 }], total: PRICE });
-    const paid = await post(base, "/api/payment/confirm", { clientSecret: created.body.clientSecret, card: CARD });
-    expect(paid.status).toBe(200);
-    return (paid.body.paymentIntent as { id: string }).id;
+    const { paid, orderId } = await checkout(over(base), { origin: cluster.url, cookie, items: [{ id: 4, amount: 1 }] });
+    expect(paid?.status).toBe(200);
+    return orderId!;
   }
 
   beforeAll(async () => {
@@ -49,13 +39,7 @@ describe.skipIf(reason !== null)("two instances behind nginx on one PostgreSQL",
     const schema = await createPostgresSchema("scale");
     dropSchema = schema.drop;
     cluster = await startCluster({ databaseUrl: schema.databaseUrl, env: { AUTH_RATE_LIMIT_MAX: "1000" } });
-    const signUp = await fetch(`${cluster.url}/api/auth/sign-up/email`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: cluster.url },
-      body: JSON.stringify({ email: "scale@example.com", password: "correct horse", name: "scale" }),
-    });
-    expect(signUp.status).toBe(200);
-    cookie = signUp.headers.getSetCookie()[0]!.split(";")[0]!;
+    cookie = await signUpAt(over(cluster.url), cluster.url, "scale@example.com");
   }, 90_000);
 
   afterAll(async () => {

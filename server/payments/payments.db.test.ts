@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
+import { priceCents as cents, TEST_CARD as CARD } from "../../test/support/checkout.ts";
 import type { AppDatabase } from "../db/database.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 import { memoryLogger } from "../../test/support/logger.ts";
@@ -7,13 +8,11 @@ import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
 
-const cents = (id: number) => Math.round(products.find((p) => p.id === id)!.price * 100);
 const BASKET = [
   { id: 1, amount: 2 },
   { id: 17, amount: 1 },
 ];
 const TOTAL = cents(1) * 2 + cents(17);
-const CARD = { number: "4242424242424242", expMonth: 12, expYear: 2034, cvc: "123", postalCode: "1000" };
 
 async function count(database: AppDatabase, table: "payments" | "orders"): Promise<number> {
   const row = await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();

@@ -15,11 +15,16 @@ export const FAKE_PRODUCTS: FakeStoreProduct[] = [
  * it answers; `malformed` adds products that must be dropped; `requests` counts what it was asked.
  */
 export async function startFakeCatalogue() {
-  const state = { mode: "ok" as FakeMode, malformed: false, requests: [] as string[] };
+  // held: requests a hanging host has not answered (yet); release() answers them as the mode then says.
+  const state = { mode: "ok" as FakeMode, malformed: false, requests: [] as string[], held: [] as Array<() => void> };
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
     state.requests.push(path);
-    if (state.mode === "hang") return; // never answers; the client's timeout must fire
+    if (state.mode === "hang") return void state.held.push(() => answer(path, res));
+    answer(path, res);
+  });
+  function answer(path: string, res: http.ServerResponse) {
+    if (res.destroyed) return;
     if (state.mode === "error") return send(res, 500, { message: "boom" });
     if (state.mode === "garbage") {
       res.writeHead(200, { "content-type": "application/json" });
@@ -40,12 +45,16 @@ export async function startFakeCatalogue() {
       return send(res, 200, product);
     }
     send(res, 404, { message: "not found" });
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
     state,
+    /** Answers every held request as the current mode says. */
+    release() {
+      for (const answerHeld of state.held.splice(0)) answerHeld();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -101,10 +101,11 @@ export type FakeStoreMode = "ok" | "error" | "slow";
 export async function startFakeStoreHost(
   imageOrigin: string,
   extraProducts: FakeStoreProduct[] = [],
-): Promise<Host & { state: { mode: FakeStoreMode; delayMs: number }; products: FakeStoreProduct[] }> {
+): Promise<Host & { state: { mode: FakeStoreMode; delayMs: number; unanswered: number }; products: FakeStoreProduct[] }> {
   const products = [...fakeStoreProducts().map((p) => ({ ...p, image: p.image.replace(FAKESTORE_IMAGE_ORIGIN, imageOrigin) })), ...extraProducts];
   const requests: string[] = [];
-  const state = { mode: "ok" as FakeStoreMode, delayMs: 8_000 };
+  // unanswered: slow requests the host has not answered yet (whether or not the client still waits).
+  const state = { mode: "ok" as FakeStoreMode, delayMs: 8_000, unanswered: 0 };
   const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").replace(/\?.*$/, "");
@@ -121,8 +122,10 @@ export async function startFakeStoreHost(
       send(res, 404, { message: "not found" });
     };
     if (state.mode !== "slow") return answer();
+    state.unanswered += 1;
     const timer = setTimeout(() => {
       timers.delete(timer);
+      state.unanswered -= 1;
       if (!res.destroyed) answer();
     }, state.delayMs);
     timers.add(timer);

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { type RunningServer, startServer } from "./server-process.ts";
 
 /** Where Debian's nginx package puts the binary; NGINX_PATH overrides it. */
@@ -85,7 +86,7 @@ async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
       () => false,
     );
     if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await delay(100); // between readiness probes
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
@@ -141,7 +142,7 @@ export async function startCluster(options: { databaseUrl: string; instances?: n
     instances,
     async close() {
       proxy.kill("SIGQUIT");
-      await Promise.race([proxyExited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
+      await Promise.race([proxyExited, delay(3_000)]); // a bounded wait for nginx to quit
       if (proxy.exitCode === null) proxy.kill("SIGKILL");
       await Promise.all(instances.map((instance) => instance.stop()));
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,87 @@
+import { betterAuth } from "better-auth";
+import { getMigrations } from "better-auth/db/migration";
+import { sql } from "kysely";
+import type { Config } from "../config.ts";
+import type { AppDatabase } from "../db/database.ts";
+import type { Logger } from "../log.ts";
+
+/** The header our HTTP layer fills with the client's address; anything a client sends under it is dropped. */
+export const CLIENT_IP_HEADER = "x-storefront-client-ip";
+export const COOKIE_PREFIX = "storefront";
+export const AUTH_BASE_PATH = "/api/auth";
+const SESSION_COOKIE_CACHE_SECONDS = 60;
+const MIGRATION_LOCK = 0x53_74_6f_72; // "Stor": one PostgreSQL advisory lock for concurrent first starts
+
+export type AuthSettings = Pick<
+  Config,
+  "PUBLIC_URL" | "TRUSTED_ORIGINS" | "AUTH_RATE_LIMIT_MAX" | "AUTH_RATE_LIMIT_WINDOW_SECONDS"
+>;
+
+/** better-auth as the shop sets it up: email and password, sessions and rate limits in our database. */
+export function createBetterAuth(database: AppDatabase, secret: string, settings: AuthSettings, log: Logger) {
+  const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };
+  return betterAuth({
+    appName: "Storefront",
+    baseURL: settings.PUBLIC_URL,
+    basePath: AUTH_BASE_PATH,
+    secret,
+    // Our own Kysely, not the driver under it: on SQLite there is one connection, and only one
+    // Kysely (one lock) keeps better-auth's transactions and ours from starting inside each other.
+    database: { db: database.db, type: database.engine },
+    trustedOrigins: settings.TRUSTED_ORIGINS,
+    telemetry: { enabled: false },
+    logger: {
+      log: (level, message) => {
+        if (level === "error") log.error({ source: "better-auth" }, message);
+        else if (level === "warn") log.warn({ source: "better-auth" }, message);
+        else log.debug({ source: "better-auth" }, message);
+      },
+    },
+    session: {
+      // A page learns its user from a signed cookie that better-auth keeps for a minute, instead of
+      // a database read per request. The price: a session revoked elsewhere (another device signing
+      // out) may still be seen for up to that minute; signing out here clears the cookie at once.
+      cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_SECONDS },
+    },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+    },
+    rateLimit: {
+      enabled: true,
+      // In the database, so the limit holds across every instance on one PostgreSQL.
+      storage: "database",
+      window: 60,
+      max: 100,
+      customRules: { "/sign-in/email": limit, "/sign-up/email": limit },
+    },
+    advanced: {
+      cookiePrefix: COOKIE_PREFIX,
+      useSecureCookies: settings.PUBLIC_URL.startsWith("https:"),
+      // The address comes from our HTTP layer (socket, or X-Forwarded-For only behind TRUST_PROXY).
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+    },
+  });
+}
+
+export type BetterAuth = ReturnType<typeof createBetterAuth>;
+
+/**
+ * Creates better-auth's tables (a no-op once they exist). Several instances starting together on
+ * one PostgreSQL take turns under an advisory lock, so none sees a half-made schema.
+ */
+export async function migrateAuthTables(database: AppDatabase, auth: BetterAuth): Promise<void> {
+  const migrate = async () => (await getMigrations(auth.options)).runMigrations();
+  if (database.engine === "sqlite") return migrate();
+  await database.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
+    try {
+      await migrate();
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
+    }
+  });
+}
