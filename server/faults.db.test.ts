@@ -6,10 +6,11 @@ import { catalogueFailing, databaseAway, fuzz, slowClients } from "../test/suppo
 import { builtPages } from "../test/support/pages.ts";
 import { type RunningServer, startServer } from "../test/support/server-process.ts";
 import { postgresOrSkip } from "../test/support/checkout.ts";
+import { onSqlite } from "../test/support/database.ts";
 
 // The short version of `npm run bench:faults` (bench/faults.ts): no unexpected 5xx, ever.
 
-describe("faults (short)", () => {
+describe.skipIf(!onSqlite("faults (short)"))("faults (short)", () => {
   let server: RunningServer;
   let dataDir: string;
   beforeAll(async () => {
@@ -39,7 +40,9 @@ describe("faults (short)", () => {
     const row = await catalogueFailing(true);
     expect(row.server, JSON.stringify(row)).toBe(0);
   }, 120_000);
+});
 
+describe("faults (short) on PostgreSQL", () => {
   it("turns health 503 while PostgreSQL is away and 200 when it is back, with no other 5xx and nothing hanging", async (context) => {
     const url = postgresOrSkip(context);
     const row = await databaseAway(url, true);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { withPostgresSchema } from "../test/support/database.ts";
+import { sqliteOrSkip, withPostgresSchema } from "../test/support/database.ts";
 import { builtPages } from "../test/support/pages.ts";
 import { type RunningServer, startServer } from "../test/support/server-process.ts";
 import { postgresOrSkip } from "../test/support/checkout.ts";
@@ -56,7 +56,8 @@ async function runTwice(env: Record<string, string>, engine: string) {
 }
 
 describe("the server process", () => {
-  it("starts on SQLite, migrates once, answers health, and stops cleanly; twice", async () => {
+  it("starts on SQLite, migrates once, answers health, and stops cleanly; twice", async (context) => {
+    sqliteOrSkip(context);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-main-"));
     await runTwice({ DATA_DIR: dataDir }, "sqlite");
     expect(fs.existsSync(path.join(dataDir, "storefront.sqlite"))).toBe(true);
@@ -90,7 +91,8 @@ describe("the server process", () => {
     });
   });
 
-  it("finishes an in-flight request before it stops on SIGTERM", async () => {
+  it("finishes an in-flight request before it stops on SIGTERM", async (context) => {
+    sqliteOrSkip(context);
     const net = await import("node:net");
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-main-"));
     const server = await start({ DATA_DIR: dataDir });

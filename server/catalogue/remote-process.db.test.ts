@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
 import { builtPages } from "../../test/support/pages.ts";
 import { type RunningServer, startServer } from "../../test/support/server-process.ts";
+import { onSqlite } from "../../test/support/database.ts";
 
 // The real process, as `npm start` runs it, over a remote catalogue.
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -28,7 +29,7 @@ async function start(catalogueUrl: string, env: Record<string, string> = {}): Pr
 const catalogueHealth = async (server: RunningServer) =>
   ((await (await fetch(`${server.url}/api/health`)).json()) as { catalogue: { state: string; error?: string } }).catalogue;
 
-describe("start-up over a remote catalogue", () => {
+describe.skipIf(!onSqlite("start-up over a remote catalogue"))("start-up over a remote catalogue", () => {
   it("asks the host at once but does not wait for it: it listens and answers health while the host is silent", async () => {
     const asked: string[] = [];
     const silent = http.createServer((req) => void asked.push(req.url ?? ""));

@@ -60,10 +60,6 @@ export class PageCache {
     this.bytes = 0;
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   private remove(key: string) {
     const entry = this.entries.get(key);
     if (!entry) return;

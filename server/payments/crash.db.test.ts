@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../db/database.ts";
-import { withPostgresSchema } from "../../test/support/database.ts";
+import { sqliteOrSkip, withPostgresSchema } from "../../test/support/database.ts";
 import { builtPages } from "../../test/support/pages.ts";
 import { type RunningServer, startServer } from "../../test/support/server-process.ts";
 import { postgresOrSkip, priceCents, TEST_CARD } from "../../test/support/checkout.ts";
@@ -104,7 +104,8 @@ async function crashRun(env: Record<string, string>, open: () => AppDatabase) {
 }
 
 describe("a crash in the middle of checkouts", () => {
-  it("loses no acknowledged payment and invents no order, on SQLite", async () => {
+  it("loses no acknowledged payment and invents no order, on SQLite", async (context) => {
+    sqliteOrSkip(context);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-crash-"));
     try {
       await crashRun({ DATA_DIR: dataDir }, () => openDatabase({ engine: "sqlite", file: path.join(dataDir, "storefront.sqlite") }));

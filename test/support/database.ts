@@ -1,12 +1,26 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterEach, inject } from "vitest";
+import { afterEach, inject, type TestContext } from "vitest";
 import { type AppDatabase, type Engine, openDatabase } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrations.ts";
 
-/** The engines this test run covers: SQLite always, PostgreSQL where the global setup found one. */
+/** The engines this test run covers (see database-setup.ts). */
 export function testEngines(): Engine[] {
-  return inject("postgresUrl") ? ["sqlite", "postgres"] : ["sqlite"];
+  return inject("engines");
+}
+
+const POSTGRES_ONLY = "this run covers PostgreSQL only (TEST_ENGINES); npm test covers SQLite";
+
+/** Skips the calling SQLite-only test, saying why, when this run does not cover SQLite. */
+export function sqliteOrSkip(context: TestContext): void {
+  if (!testEngines().includes("sqlite")) context.skip(POSTGRES_ONLY);
+}
+
+/** For `describe.skipIf(!onSqlite(name))`: whether this run covers SQLite; says why `name` is skipped when not. */
+export function onSqlite(name: string): boolean {
+  const covered = testEngines().includes("sqlite");
+  if (!covered) console.log(`Skipped "${name}": ${POSTGRES_ONLY}.`);
+  return covered;
 }
 
 /**
