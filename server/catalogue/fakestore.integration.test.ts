@@ -164,7 +164,7 @@ describe("the shop on the FakeStore dataset", () => {
     expect(await api.json()).toMatchObject({ id: 7, title: products[6]!.title });
 
     // The health check tells of the outage once the background refresh has failed.
-    await shop.catalogue.idle();
+    await expect.poll(() => shop.catalogue.health().state).toBe("stale");
     const health = await shop.app.request("/api/health");
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAKE_PRODUCTS, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
+import { FAKE_PRODUCTS, nextRefresh, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
 import { memoryLogger } from "../../test/support/logger.ts";
 import { RemoteCatalogue, type RemoteCatalogueOptions } from "./remote.ts";
 
@@ -29,8 +29,9 @@ describe("RemoteCatalogue's change events", () => {
     const unsubscribe = catalogue.onChange(() => changes++);
     const refresh = async () => {
       clock.advance(1);
+      const refreshed = nextRefresh(catalogue);
       await catalogue.list();
-      await catalogue.idle();
+      await refreshed;
     };
     await refresh();
     await refresh();
@@ -63,8 +64,9 @@ describe("RemoteCatalogue's change events", () => {
     FAKE_PRODUCTS[0]!.price = 99.99;
     try {
       clock.advance(1);
+      const refreshed = nextRefresh(catalogue);
       await catalogue.list();
-      await catalogue.idle();
+      await refreshed;
       expect((await catalogue.byId(1))?.priceCents).toBe(9999);
       expect(catalogue.health().state).toBe("fresh");
       expect(records.map((r) => r.msg)).toContain("catalogue change listener failed");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FAKE_PRODUCTS, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
+import { FAKE_PRODUCTS, nextRefresh, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
 import { memoryLogger } from "../../test/support/logger.ts";
 import { CatalogueUnavailableError } from "./catalogue.ts";
 import { RemoteCatalogue, type RemoteCatalogueOptions } from "./remote.ts";
@@ -91,10 +91,11 @@ describe("RemoteCatalogue", () => {
     await catalogue.list();
     clock.advance(61_000);
     fake.state.mode = "hang";
+    const refreshed = nextRefresh(catalogue);
     for (let i = 0; i < 5; i++) expect(await settled(() => catalogue.list())).toHaveLength(3);
     await expect.poll(() => fake.state.held.length).toBe(1);
     fake.release();
-    await catalogue.idle();
+    await refreshed;
     // One refresh went out for the five reads, and the host's silence left the copy in place.
     expect(listRequests()).toBe(2);
     expect(await catalogue.byId(3)).toMatchObject({ title: "Remote Drive" });
@@ -108,8 +109,9 @@ describe("RemoteCatalogue", () => {
     FAKE_PRODUCTS[0]!.price = 99.99;
     try {
       clock.advance(60_000);
+      const refreshed = nextRefresh(catalogue);
       expect((await catalogue.byId(1))?.priceCents).toBe(10995); // the stale copy, at once
-      await catalogue.idle();
+      await refreshed;
       expect((await catalogue.byId(1))?.priceCents).toBe(9999);
     } finally {
       FAKE_PRODUCTS[0]!.price = original;
@@ -122,8 +124,9 @@ describe("RemoteCatalogue", () => {
     expect(await catalogue.list()).toHaveLength(3);
     fake.state.mode = "error";
     clock.advance(1);
+    const refreshed = nextRefresh(catalogue);
     await catalogue.list();
-    await catalogue.idle();
+    expect(await refreshed).toMatchObject({ ok: false });
     expect(categoriesOf(await catalogue.list())).toEqual(["electronics", "jewelery", "men's clothing"]);
     expect((await catalogue.inCategory("jewelery")).map((p) => p.id)).toEqual([2]);
     for (const product of FAKE_PRODUCTS) expect((await catalogue.byId(product.id))?.title).toBe(product.title);
@@ -138,8 +141,9 @@ describe("RemoteCatalogue", () => {
     try {
       FAKE_PRODUCTS.push({ ...saved[0]!, price: -1 });
       clock.advance(1);
+      const refreshed = nextRefresh(catalogue);
       await catalogue.list();
-      await catalogue.idle();
+      expect(await refreshed).toMatchObject({ ok: false });
       expect(await catalogue.list()).toHaveLength(3);
       expect(catalogue.health()).toMatchObject({ state: "stale", error: expect.stringContaining("no product in the response is well-formed") });
     } finally {
@@ -152,30 +156,32 @@ describe("RemoteCatalogue", () => {
     const { catalogue } = remote({ cacheSeconds: 0, now: clock.now, breaker: { baseMs: 2_000, maxMs: 8_000 } });
     await catalogue.list();
     fake.state.mode = "error";
-    const attempt = async () => {
+    // A read past the pause starts a refresh (waited for here); one within it asks nothing.
+    const attempt = async (refreshes: boolean) => {
+      const refreshed = refreshes ? nextRefresh(catalogue) : null;
       await catalogue.list();
-      await catalogue.idle();
+      await refreshed;
       return listRequests();
     };
     clock.advance(1);
-    expect(await attempt()).toBe(2); // fails: pause 2 s
+    expect(await attempt(true)).toBe(2); // fails: pause 2 s
     clock.advance(1_999);
-    expect(await attempt()).toBe(2);
+    expect(await attempt(false)).toBe(2);
     clock.advance(1);
-    expect(await attempt()).toBe(3); // fails again: pause 4 s
+    expect(await attempt(true)).toBe(3); // fails again: pause 4 s
     clock.advance(3_999);
-    expect(await attempt()).toBe(3);
+    expect(await attempt(false)).toBe(3);
     clock.advance(1);
-    expect(await attempt()).toBe(4); // pause 8 s
+    expect(await attempt(true)).toBe(4); // pause 8 s
     clock.advance(8_000);
-    expect(await attempt()).toBe(5); // pause stays at the longest, 8 s
+    expect(await attempt(true)).toBe(5); // pause stays at the longest, 8 s
     clock.advance(7_999);
-    expect(await attempt()).toBe(5);
+    expect(await attempt(false)).toBe(5);
     fake.state.mode = "ok";
     clock.advance(1);
-    expect(await attempt()).toBe(6); // answers: the breaker closes
+    expect(await attempt(true)).toBe(6); // answers: the breaker closes
     clock.advance(1);
-    expect(await attempt()).toBe(7);
+    expect(await attempt(true)).toBe(7);
   });
 
   it("without any copy, waits for the host only until its first failure, then answers at once", async () => {
@@ -202,8 +208,9 @@ describe("RemoteCatalogue", () => {
     expect(await probe).toBeInstanceOf(CatalogueUnavailableError);
     expect(listRequests()).toBe(2);
     fake.state.mode = "ok";
+    const refreshed = nextRefresh(catalogue);
     fake.release();
-    await catalogue.idle();
+    expect(await refreshed).toEqual({ ok: true });
     expect(await catalogue.list()).toHaveLength(3);
   });
 
@@ -227,13 +234,15 @@ describe("RemoteCatalogue", () => {
     });
     fake.state.mode = "ok";
     clock.advance(60_000);
+    const recovered = nextRefresh(catalogue);
     catalogue.warmUp();
-    await catalogue.idle();
+    await recovered;
     expect(catalogue.health()).toEqual({ source: "remote", state: "fresh", updatedAt: "2025-06-01T12:01:00.000Z" });
     fake.state.mode = "error";
     clock.advance(30_000);
+    const failed = nextRefresh(catalogue);
     await catalogue.list();
-    await catalogue.idle();
+    await failed;
     clock.advance(10_000);
     expect(catalogue.health()).toEqual({
       source: "remote",

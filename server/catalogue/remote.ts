@@ -22,6 +22,9 @@ export interface RemoteCatalogueOptions {
   breaker?: { baseMs: number; maxMs: number };
 }
 
+/** How a refresh of the copy ended. */
+export type RefreshOutcome = { ok: true } | { ok: false; error: string };
+
 /** One good answer of the host's full product list, and what is derived from it. */
 interface Copy {
   products: Product[];
@@ -53,6 +56,7 @@ export class RemoteCatalogue implements Catalogue {
   private readonly now: () => number;
   private readonly breaker: CircuitBreaker;
   private readonly listeners = new Set<() => void>();
+  private readonly refreshListeners = new Set<(outcome: RefreshOutcome) => void>();
   private readonly createdAt: number;
   private readonly refusedImageOrigins = new Set<string>();
   private copy: Copy | undefined;
@@ -91,9 +95,13 @@ export class RemoteCatalogue implements Catalogue {
     if (!this.copy) this.refresh().catch(noop);
   }
 
-  /** Resolves once no refresh is in flight (tests wait for a background refresh with it). */
-  async idle(): Promise<void> {
-    await this.refreshing?.catch(noop);
+  /**
+   * Calls `listener` after each refresh of the copy, whether the host answered (`ok`) or not:
+   * for the operators' metrics (failed refreshes) and for anyone who waits on a background refresh.
+   */
+  onRefresh(listener: (outcome: RefreshOutcome) => void): () => void {
+    this.refreshListeners.add(listener);
+    return () => this.refreshListeners.delete(listener);
   }
 
   health(): CatalogueHealth {
@@ -137,6 +145,14 @@ export class RemoteCatalogue implements Catalogue {
       )
       .finally(() => {
         this.refreshing = undefined;
+        const outcome: RefreshOutcome = this.failure ? { ok: false, error: this.failure.error } : { ok: true };
+        for (const listener of this.refreshListeners) {
+          try {
+            listener(outcome);
+          } catch (error) {
+            this.options.log.error({ err: error }, "catalogue refresh listener failed");
+          }
+        }
       });
     return this.refreshing;
   }

@@ -3,7 +3,7 @@ import { type Catalogue, CatalogueUnavailableError } from "../catalogue/catalogu
 import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
 import type { Product } from "../catalogue/product.ts";
 import { RemoteCatalogue } from "../catalogue/remote.ts";
-import { FAKE_PRODUCTS, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
+import { FAKE_PRODUCTS, nextRefresh, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
 import { memoryLogger } from "../../test/support/logger.ts";
 import { CatalogueSearch, type SearchResults } from "./service.ts";
 
@@ -159,21 +159,24 @@ describe("CatalogueSearch over a remote FakeStore catalogue", () => {
     // change, and the next search rebuilds from the new list.
     FAKE_PRODUCTS.push({ ...FAKE_PRODUCTS[0]!, id: 4, title: "Remote Lamp" });
     try {
+      const refreshed = nextRefresh(catalogue);
       await search.query("lamp", 6);
-      await catalogue.idle();
+      await refreshed;
       expect(titles(await search.query("lamp", 6))).toEqual(["Remote Lamp"]);
     } finally {
       FAKE_PRODUCTS.pop();
     }
+    const refreshed = nextRefresh(catalogue);
     await search.query("lamp", 6);
-    await catalogue.idle();
+    await refreshed;
     expect(titles(await search.query("lamp", 6))).toEqual([]);
 
     // The host fails: the last good copy still answers.
     fake.state.mode = "error";
     try {
+      const failed = nextRefresh(catalogue);
       await search.query("rucksack", 6);
-      await catalogue.idle();
+      expect(await failed).toMatchObject({ ok: false });
       expect(titles(await search.query("rucksack", 6))).toEqual(["Remote Rucksack"]);
     } finally {
       fake.state.mode = "ok";

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FakeStoreProduct } from "../../server/catalogue/product.ts";
+import type { RefreshOutcome, RemoteCatalogue } from "../../server/catalogue/remote.ts";
 
 export type FakeMode = "ok" | "garbage" | "error" | "hang";
 
@@ -65,4 +66,14 @@ export async function startFakeCatalogue() {
 function send(res: http.ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
+}
+
+/** Resolves with how the remote catalogue's next refresh ends (subscribe before starting it). */
+export function nextRefresh(catalogue: RemoteCatalogue): Promise<RefreshOutcome> {
+  return new Promise((resolve) => {
+    const off = catalogue.onRefresh((outcome) => {
+      off();
+      resolve(outcome);
+    });
+  });
 }
