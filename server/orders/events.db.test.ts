@@ -39,4 +39,18 @@ describe.skipIf(!url)("PostgreSQL order events", () => {
       proxy.close();
     }
   }, 30_000);
+
+  it("leaves no LISTEN connection behind when it is closed while it first connects", async () => {
+    const name = `events-close-${process.pid}-${Date.now()}`;
+    const events = new PostgresOrderEvents({ connectionString: url!, application_name: name }, createLogger({ NODE_ENV: "test", LOG_LEVEL: "silent" }));
+    await events.close(); // the first connect is still on its way
+    await events.listening(); // ...and has now finished, one way or the other
+    const database = openDatabase({ engine: "postgres", url: url!, maxConnections: 1 });
+    try {
+      const open = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where application_name = ${name}`.execute(database.db);
+      expect(Number(open.rows[0]!.n)).toBe(0);
+    } finally {
+      await database.close();
+    }
+  });
 });

@@ -79,6 +79,15 @@ describe.each(testEngines())("checkout on %s", (engine) => {
     expect(await count(database, "payments")).toBe(0);
   });
 
+  it("says the new total as pages show money: $1,234.00, not $1234.00", async () => {
+    const { app, alice } = await setup();
+    const response = await create(app, alice, { items: [{ id: 17, amount: 1 }], total: cents(17) - 1 });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({
+      error: "The basket's prices have changed: its total is now $1,234.00. Please review your basket.",
+    });
+  });
+
   it("refuses anonymous create, confirm and complete with 401", async () => {
     const { app, database, alice } = await setup();
     const clientSecret = await secretFor(app, alice);
