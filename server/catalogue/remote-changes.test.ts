@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAKE_PRODUCTS, nextRefresh, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
-import { memoryLogger } from "../../test/support/logger.ts";
-import { RemoteCatalogue, type RemoteCatalogueOptions } from "./remote.ts";
+import { FAKE_PRODUCTS, manualClock, nextRefresh, remoteOn, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
+import type { RemoteCatalogueOptions } from "./remote.ts";
 
 let fake: Awaited<ReturnType<typeof startFakeCatalogue>>;
 beforeAll(async () => {
@@ -9,17 +8,8 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-/** A clock the tests move by hand: freshness without waiting. */
-function manualClock(start = Date.parse("2025-06-01T12:00:00Z")) {
-  let time = start;
-  return { now: () => time, advance: (ms: number) => void (time += ms) };
-}
 
-function remote(options: Partial<RemoteCatalogueOptions> = {}) {
-  const { log, records } = memoryLogger();
-  const catalogue = new RemoteCatalogue({ baseUrl: fake.url, timeoutMs: 300, cacheSeconds: 60, log, ...options });
-  return { catalogue, records };
-}
+const remote = (options: Partial<RemoteCatalogueOptions> = {}) => remoteOn(fake.url, options);
 
 describe("RemoteCatalogue's change events", () => {
   it("tells its listeners when a refresh brings different products, and only then", async () => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FAKE_PRODUCTS, nextRefresh, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
-import { memoryLogger } from "../../test/support/logger.ts";
+import { FAKE_PRODUCTS, manualClock, nextRefresh, remoteOn, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
 import { CatalogueUnavailableError } from "./catalogue.ts";
-import { RemoteCatalogue, type RemoteCatalogueOptions } from "./remote.ts";
+import type { RemoteCatalogueOptions } from "./remote.ts";
 
 const categoriesOf = (products: Array<{ category: string }>) => [...new Set(products.map((p) => p.category))].sort();
 
@@ -18,17 +17,8 @@ beforeEach(() => {
   fake.state.held.length = 0;
 });
 
-/** A clock the tests move by hand: freshness and the circuit breaker's pauses without waiting. */
-function manualClock(start = Date.parse("2025-06-01T12:00:00Z")) {
-  let time = start;
-  return { now: () => time, advance: (ms: number) => void (time += ms) };
-}
 
-function remote(options: Partial<RemoteCatalogueOptions> = {}) {
-  const { log, records } = memoryLogger();
-  const catalogue = new RemoteCatalogue({ baseUrl: fake.url, timeoutMs: 300, cacheSeconds: 60, log, ...options });
-  return { catalogue, records };
-}
+const remote = (options: Partial<RemoteCatalogueOptions> = {}) => remoteOn(fake.url, options);
 
 const listRequests = () => fake.state.requests.filter((p) => p === "/products").length;
 

@@ -1,7 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FakeStoreProduct } from "../../server/catalogue/product.ts";
-import type { RefreshOutcome, RemoteCatalogue } from "../../server/catalogue/remote.ts";
+import { type RefreshOutcome, RemoteCatalogue, type RemoteCatalogueOptions } from "../../server/catalogue/remote.ts";
+import { memoryLogger } from "./logger.ts";
 
 export type FakeMode = "ok" | "garbage" | "error" | "hang";
 
@@ -76,4 +77,17 @@ export function nextRefresh(catalogue: RemoteCatalogue): Promise<RefreshOutcome>
       resolve(outcome);
     });
   });
+}
+
+/** A clock the tests move by hand: freshness and the circuit breaker's pauses without waiting. */
+export function manualClock(start = Date.parse("2025-06-01T12:00:00Z")) {
+  let time = start;
+  return { now: () => time, advance: (ms: number) => void (time += ms) };
+}
+
+/** A RemoteCatalogue on the fake host at `url`, logging into memory (its records returned). */
+export function remoteOn(url: string, options: Partial<RemoteCatalogueOptions> = {}) {
+  const { log, records } = memoryLogger();
+  const catalogue = new RemoteCatalogue({ baseUrl: url, timeoutMs: 300, cacheSeconds: 60, log, ...options });
+  return { catalogue, records };
 }
