@@ -208,7 +208,7 @@ export async function slowClients(base: string, short: boolean): Promise<FaultRo
 
 /** A FakeStore-shaped host whose answers the script switches: ok, hang, 500 or garbage. */
 async function flakyCatalogue() {
-  const products = JSON.parse(fs.readFileSync(new URL("../catalogue/products.json", import.meta.url), "utf8")) as Array<{ image: string }>;
+  const products = JSON.parse(fs.readFileSync(new URL("../../catalogue/products.json", import.meta.url), "utf8")) as Array<{ image: string }>;
   const body = JSON.stringify(products.map((p) => ({ ...p, image: `http://127.0.0.1:9/${p.image}` })));
   const state = { mode: "ok" as "ok" | "hang" | "error" | "garbage" };
   const server = http.createServer((req, res) => {
