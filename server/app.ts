@@ -11,11 +11,15 @@ import type { AppEnv } from "./http/env.ts";
 import { jsonResponse } from "./http/json-response.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
 import { PageCache } from "./http/page-cache.ts";
+import { isFilePath } from "./http/paths.ts";
 import { NONCE, securityHeaders } from "./http/security-headers.ts";
 import { staticFiles } from "./http/static-files.ts";
 import { HttpError } from "./http-error.ts";
 import { imageRoutes } from "./images/routes.ts";
 import { loadContextFactory, type SsrHandler } from "./load-context.ts";
+import { healthRoutes } from "./observability/health.ts";
+import type { PageRoutes } from "./observability/page-routes.ts";
+import { observeRequests } from "./observability/request-observer.ts";
 import { orderRoutes } from "./orders/routes.ts";
 import { paymentRoutes } from "./payments/routes.ts";
 import type { Logger } from "./log.ts";
@@ -30,6 +34,8 @@ export interface AppDeps {
   ssr?: SsrHandler;
   /** The built client assets (build/client); absent in API-only tests and in development. */
   clientDir?: string;
+  /** Page addresses to route patterns (from the build), for the request metrics and logs. */
+  pageRoutes?: PageRoutes;
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -47,20 +53,13 @@ function databaseAway(response: Response): Response {
  * headers, compression, client address and the same-origin rule for writes, static files, the
  * session (looked up only when a session cookie came), /api, pages.
  */
-export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
+export function createApp({ config, log, services, ssr, clientDir, pageRoutes }: AppDeps) {
   const { catalogue, database, auth } = services;
   const stripe = services.checkout.gateway === "stripe";
   const app = new Hono<AppEnv>();
   const development = config.NODE_ENV === "development";
 
-  app.use("*", async (c, next) => {
-    const started = performance.now();
-    await next();
-    log.info(
-      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
-      "request",
-    );
-  });
+  app.use("*", observeRequests({ log, metrics: services.metrics, tracing: services.tracing, trustProxy: config.TRUST_PROXY, pageRoutes }));
 
   app.use(
     "*",
@@ -144,6 +143,7 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
       "Cache-Control": "no-store",
     });
   });
+  api.route("/health", healthRoutes(database, services.readiness));
   api.route("/payment", paymentRoutes(services.payments));
   api.route("/orders", orderRoutes(database.db, services.orderFeed));
   api.route("/search", searchRoutes(services.search));
@@ -188,7 +188,7 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
     const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
     // Anonymous pages are the same for everyone (the basket lives in the browser): rendered once
     // per address, until the catalogue changes. Never for a session, a write or an error page.
-    const pageCache = config.PAGE_CACHE_ENTRIES > 0 ? new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES }) : null;
+    const pageCache = config.PAGE_CACHE_ENTRIES > 0 ? new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES, telemetry: services.metrics }) : null;
     catalogue.onChange(() => pageCache?.clear());
     app.all("*", async (c) => {
       const nonce = c.get("cspNonce");
@@ -222,9 +222,3 @@ function atBrowserOrigin(request: Request): Request {
   const url = new URL(request.url);
   return url.origin === origin ? request : new Request(new URL(`${url.pathname}${url.search}`, origin), request);
 }
-
-/**
- * Paths that name a file (/favicon.svg, /assets/x.js): served from disk, never rendered. React
- * Router's data requests (/orders.data, /_.data) look like files but are pages.
- */
-const isFilePath = (path: string) => /\.\w+$/.test(path) && !path.endsWith(".data");

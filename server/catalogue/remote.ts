@@ -1,5 +1,6 @@
 import { type ImageProxy, PLACEHOLDER_PATH } from "../images/proxy.ts";
 import type { Logger } from "../log.ts";
+import { noTelemetry, type Telemetry } from "../observability/port.ts";
 import { type Catalogue, type CatalogueHealth, CatalogueUnavailableError } from "./catalogue.ts";
 import { CircuitBreaker } from "./circuit-breaker.ts";
 import { fakeStoreProduct, fromFakeStore, type Product } from "./product.ts";
@@ -19,6 +20,8 @@ export interface RemoteCatalogueOptions {
   now?: () => number;
   /** The circuit breaker's first and longest pause after failures: by default 2 s, doubling up to 60 s. */
   breaker?: { baseMs: number; maxMs: number };
+  /** Failed refreshes are counted, fetches traced. */
+  telemetry?: Pick<Telemetry, "trace" | "catalogueRefreshFailed">;
 }
 
 /** One good answer of the host's full product list, and what is derived from it. */
@@ -164,6 +167,7 @@ export class RemoteCatalogue implements Catalogue {
 
   private failed(error: unknown): never {
     const reason = error instanceof Error ? error.message : String(error);
+    (this.options.telemetry ?? noTelemetry).catalogueRefreshFailed();
     this.breaker.failure();
     if (!this.failure) {
       this.failure = { since: this.now(), error: reason };
@@ -221,7 +225,12 @@ export class RemoteCatalogue implements Catalogue {
     return { ...product, image: PLACEHOLDER_PATH };
   }
 
-  private async fetchJson(where: string): Promise<unknown> {
+  private fetchJson(where: string): Promise<unknown> {
+    const trace = (this.options.telemetry ?? noTelemetry).trace;
+    return trace("catalogue fetch", { "server.address": new URL(this.base).host, "url.path": where }, () => this.fetchJsonNow(where));
+  }
+
+  private async fetchJsonNow(where: string): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(this.base + where, {

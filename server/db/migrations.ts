@@ -58,6 +58,9 @@ const migrations: Record<string, Migration> = {
   },
 };
 
+/** The newest migration this code knows: the readiness check (/api/health/ready) wants it applied. */
+export const LATEST_MIGRATION = Object.keys(migrations).sort().at(-1)!;
+
 /** Brings the schema up to date; returns the names of the migrations it applied. */
 export async function migrateToLatest({ db, engine }: Pick<AppDatabase, "db" | "engine">): Promise<string[]> {
   // On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told which one:

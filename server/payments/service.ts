@@ -4,6 +4,7 @@ import { type CardInput, chargeOutcome } from "../../lib/card.ts";
 import { type Catalogue, CatalogueUnavailableError } from "../catalogue/catalogue.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
+import { type CheckoutOutcome, noTelemetry, type Telemetry } from "../observability/port.ts";
 import type { OrderEvents } from "../orders/events.ts";
 import type { BasketLine, Order } from "../orders/order.ts";
 import type { IntentState } from "./gateway.ts";
@@ -28,12 +29,20 @@ export interface PaymentsDeps {
   log: Logger;
   /** The live order feed's announcements: inside the fulfilment transaction and after its commit. */
   events?: OrderEvents;
+  /** Checkout outcomes, orders written and gateway calls, for the operators' metrics and traces. */
+  telemetry?: Pick<Telemetry, "checkout" | "orderWritten" | "gatewayCall">;
   now?: () => number;
 }
 
 const fail = (status: PaymentFailure["status"], message: string, code?: string): PaymentFailure => ({ ok: false, status, message, code });
 const NOT_FOUND = fail(404, "No such payment intent.", "resource_missing");
 const RECONCILE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** How a checkout step's answer counts: its success, a card decline, the shop's failure, or a refused request. */
+function checkoutOutcome(result: PaymentResult<unknown>, success: "created" | "succeeded"): CheckoutOutcome {
+  if (result.ok) return success;
+  return result.status === 402 ? "declined" : result.status === 503 ? "failed" : "rejected";
+}
 
 const summary = (order: Order): PaymentIntentSummary => ({ id: order.id, amount: order.amount, created: Math.floor(order.created / 1000) });
 
@@ -44,9 +53,11 @@ const summary = (order: Order): PaymentIntentSummary => ({ id: order.id, amount:
  */
 export class PaymentsService {
   private readonly now: () => number;
+  private readonly telemetry: NonNullable<PaymentsDeps["telemetry"]>;
 
   constructor(private readonly deps: PaymentsDeps) {
     this.now = deps.now ?? Date.now;
+    this.telemetry = deps.telemetry ?? noTelemetry;
   }
 
   get mode(): "test" | "stripe" {
@@ -54,7 +65,24 @@ export class PaymentsService {
   }
 
   /** POST /api/payment/create: prices the lines, stores the snapshot with a new intent, gives its client secret. */
-  async create(userId: string, input: { items: Array<{ id: number; amount: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
+  create(userId: string, input: { items: Array<{ id: number; amount: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
+    return this.counted("created", () => this.startCheckout(userId, input));
+  }
+
+  /** POST /api/payment/confirm (test gateway): charges the card and, on success, writes the order in the same transaction. */
+  confirm(userId: string, input: { clientSecret: string; card: CardInput }): Promise<PaymentResult<{ paymentIntent: PaymentIntentSummary }>> {
+    return this.counted("succeeded", () => this.chargeCard(userId, input));
+  }
+
+  /**
+   * POST /api/payment/complete: the browser says its payment went through; the server asks the
+   * gateway, checks status, shopper and amount, and writes the order (or finds it).
+   */
+  complete(userId: string, paymentIntentId: string): Promise<PaymentResult<{ order: PaymentIntentSummary }>> {
+    return this.counted("succeeded", () => this.completeFromGateway(userId, paymentIntentId));
+  }
+
+  private async startCheckout(userId: string, input: { items: Array<{ id: number; amount: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
     const priced = await this.price(input.items);
     if (!priced.ok) return priced;
     const amount = priced.value.reduce((sum, line) => sum + line.priceCents * line.amount, 0);
@@ -63,7 +91,7 @@ export class PaymentsService {
     }
     if (amount === 0) return fail(422, "There is nothing to pay for.", "amount_too_small");
     const checkoutId = randomUUID();
-    const intent = await this.deps.gateway.createIntent({ amount, userId, checkoutId });
+    const intent = await this.gatewayCall("create_intent", () => this.deps.gateway.createIntent({ amount, userId, checkoutId }));
     await insertPayment(this.deps.db, {
       id: intent.id,
       userId,
@@ -78,8 +106,7 @@ export class PaymentsService {
     return { ok: true, value: { clientSecret: intent.clientSecret } };
   }
 
-  /** POST /api/payment/confirm (test gateway): charges the card and, on success, writes the order in the same transaction. */
-  async confirm(userId: string, input: { clientSecret: string; card: CardInput }): Promise<PaymentResult<{ paymentIntent: PaymentIntentSummary }>> {
+  private async chargeCard(userId: string, input: { clientSecret: string; card: CardInput }): Promise<PaymentResult<{ paymentIntent: PaymentIntentSummary }>> {
     if (this.mode !== "test") return fail(404, "Card confirmation happens with Stripe in this shop.");
     const id = intentIdOf(input.clientSecret);
     const payment = id ? await findPayment(this.deps.db, id) : null;
@@ -101,14 +128,10 @@ export class PaymentsService {
     return { ok: true, value: { paymentIntent: summary(fulfilment.order) } };
   }
 
-  /**
-   * POST /api/payment/complete: the browser says its payment went through; the server asks the
-   * gateway, checks status, shopper and amount, and writes the order (or finds it).
-   */
-  async complete(userId: string, paymentIntentId: string): Promise<PaymentResult<{ order: PaymentIntentSummary }>> {
+  private async completeFromGateway(userId: string, paymentIntentId: string): Promise<PaymentResult<{ order: PaymentIntentSummary }>> {
     const payment = await findPayment(this.deps.db, paymentIntentId);
     if (!payment || payment.userId !== userId) return NOT_FOUND;
-    const state = await this.deps.gateway.retrieveIntent(payment.id);
+    const state = await this.retrieveIntent(payment.id);
     const order = state && (await this.fulfilFromGateway(payment, state));
     if (!order) return fail(409, "This payment has not succeeded.", "payment_intent_unexpected_state");
     return { ok: true, value: { order: summary(order) } };
@@ -127,7 +150,7 @@ export class PaymentsService {
       if (!payment) this.deps.log.warn({ paymentIntent: intent.id }, "webhook for a payment intent we did not create; ignored");
       else {
         // The event may be old: ask Stripe for the intent as it is now rather than trusting the payload.
-        const state = await gateway.retrieveIntent(intent.id);
+        const state = await this.retrieveIntent(intent.id);
         if (state) await this.fulfilFromGateway(payment, state);
       }
     }
@@ -143,7 +166,7 @@ export class PaymentsService {
     let fulfilled = 0;
     for (const id of ids) {
       const payment = await findPayment(this.deps.db, id);
-      const state = payment && (await this.deps.gateway.retrieveIntent(id));
+      const state = payment && (await this.retrieveIntent(id));
       if (payment && state && (await this.fulfilFromGateway(payment, state))) fulfilled++;
     }
     if (fulfilled > 0) this.deps.log.warn({ fulfilled }, "reconciler fulfilled payments whose completion never arrived");
@@ -169,8 +192,30 @@ export class PaymentsService {
 
   private placed(userId: string, order: Order, placed: boolean) {
     if (!placed) return;
+    this.telemetry.orderWritten();
     this.deps.log.info({ order: order.id, amount: order.amount }, "order placed");
     this.deps.events?.afterCommit(userId, order.id);
+  }
+
+  /** Counts how a checkout step ended, for the operators (see CheckoutOutcome); an exception counts as failed. */
+  private async counted<T>(success: "created" | "succeeded", step: () => Promise<PaymentResult<T>>): Promise<PaymentResult<T>> {
+    let result: PaymentResult<T>;
+    try {
+      result = await step();
+    } catch (error) {
+      this.telemetry.checkout("failed");
+      throw error;
+    }
+    this.telemetry.checkout(checkoutOutcome(result, success));
+    return result;
+  }
+
+  private gatewayCall<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    return this.telemetry.gatewayCall(this.mode, operation, call);
+  }
+
+  private retrieveIntent(id: string): Promise<IntentState | null> {
+    return this.gatewayCall("retrieve_intent", () => this.deps.gateway.retrieveIntent(id));
   }
 
   private alreadySucceeded(): PaymentFailure {
