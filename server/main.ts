@@ -84,16 +84,22 @@ async function main() {
   });
 
   let stopping = false;
+  let closing = false;
+  let drained: NodeJS.Timeout | undefined;
   const stop = (signal: string) => {
-    if (stopping) return;
+    // A second signal while draining (Ctrl-C twice) skips the rest of the drain.
+    if (stopping) return close();
     stopping = true;
     // From this moment /api/health/ready answers 503; everything else is still served while the
     // load balancer takes the instance out (SHUTDOWN_DRAIN_SECONDS), then the streams and the server close.
     services.readiness.drain();
     log.info({ signal, drainSeconds: config.SHUTDOWN_DRAIN_SECONDS }, "shutting down: not ready any more");
-    setTimeout(() => close(), config.SHUTDOWN_DRAIN_SECONDS * 1000);
+    drained = setTimeout(close, config.SHUTDOWN_DRAIN_SECONDS * 1000);
   };
   const close = () => {
+    clearTimeout(drained);
+    if (closing) return;
+    closing = true;
     log.info("shutting down: finishing in-flight requests");
     // Live order streams never finish by themselves: end them now (browsers reconnect elsewhere).
     services.orderFeed.closeAll();
