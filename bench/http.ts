@@ -2,8 +2,10 @@
 // the same run: autocannon, 50 connections, 10 s per address (5 s with --short) after a 2 s (1 s)
 // warm-up of each server, production build
 // on SQLite. Also: a signed-in page against an uncached anonymous render of the same page (a second
-// instance with the page cache off), and the shop's resident memory after at least 60 s of load.
+// instance with the page cache off), the shop's resident memory after at least 60 s of load, and the
+// catalogue API with OpenTelemetry tracing off and on (spans exported to a local OTLP sink process).
 // Usage: npm run bench:http [-- --short] [-- --only /path]
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,6 +21,8 @@ const warmUpSeconds = process.argv.includes("--short") ? 1 : 2;
 const only = process.argv.indexOf("--only");
 const ANONYMOUS = only > 0 ? [process.argv[only + 1]!] : ["/api/catalogue/products", "/products/1", "/results/electronics", "/"];
 const SIGNED_IN_PAGE = "/products/1";
+const CATALOGUE_API = "/api/catalogue/products";
+const TRACING_ROUNDS = 3;
 const MEMORY_LOAD_SECONDS = 60;
 const ACCEPT = { "accept-encoding": "gzip, deflate, br" };
 /** The instances' public origin: sign-up must come from it, as a browser's does. */
@@ -120,6 +124,49 @@ async function compare(base: string, url: string, headers: Record<string, string
   return ours;
 }
 
+/** The middle run by requests per second: one slow or fast run of a shared machine does not decide. */
+const median = (runs: Run[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
+
+/**
+ * The catalogue API on the (warm) shop without tracing and on an instance exporting every request's
+ * span, in alternating rounds (a busy moment of the machine hits both alike); the median of each.
+ */
+async function tracingCost(shopUrl: string) {
+  const sink = spawn(process.execPath, ["--import", "tsx", path.join("bench", "otlp-sink.ts")], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const sinkUrl = await new Promise<string>((resolve, reject) => {
+      sink.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+      sink.once("exit", (code) => reject(new Error(`the OTLP sink exited with ${code}`)));
+    });
+    const traced = await shopInstance({ OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl });
+    try {
+      await load(`${traced.url}${CATALOGUE_API}`, ACCEPT, warmUpSeconds);
+      const offRuns: Run[] = [];
+      const onRuns: Run[] = [];
+      for (let round = 0; round < TRACING_ROUNDS; round++) {
+        offRuns.push(await load(`${shopUrl}${CATALOGUE_API}`, ACCEPT));
+        onRuns.push(await load(`${traced.url}${CATALOGUE_API}`, ACCEPT));
+      }
+      const [off, on] = [median(offRuns), median(onRuns)];
+      const ratio = on.rps / off.rps;
+      table.push(
+        "",
+        "| catalogue API | req/s | p50 | p99 |",
+        "|---|---|---|---|",
+        `| tracing off | ${Math.round(off.rps)} | ${off.p50} ms | ${off.p99} ms |`,
+        `| tracing on (OTLP/HTTP to a local sink) | ${Math.round(on.rps)} | ${on.p50} ms | ${on.p99} ms |${on.errors ? ` ${on.errors} errors` : ""}`,
+        `| on / off | ${ratio.toFixed(2)} | | |`,
+        `(median of ${TRACING_ROUNDS} alternating rounds of ${seconds} s each; rounds on / off: ${onRuns.map((r, i) => (r.rps / offRuns[i]!.rps).toFixed(2)).join(", ")})`,
+      );
+      rows.push({ bench: "http", measure: `${CATALOGUE_API} req/s, tracing on / off`, value: ratio.toFixed(2), target: ">= 0.9", met: ratio >= 0.9 });
+    } finally {
+      await stopInstance(traced);
+    }
+  } finally {
+    sink.kill("SIGTERM");
+  }
+}
+
 const shop = await shopInstance();
 const started = performance.now();
 let shopLoadSeconds = 0;
@@ -127,6 +174,10 @@ try {
   for (const url of ANONYMOUS) {
     await compare(shop.url, url, ACCEPT);
     shopLoadSeconds += warmUpSeconds + seconds;
+  }
+  if (ANONYMOUS.includes(CATALOGUE_API)) {
+    await tracingCost(shop.url);
+    shopLoadSeconds += seconds * TRACING_ROUNDS;
   }
   if (only < 0) {
     const cookie = await signedInCookie(shop.url);

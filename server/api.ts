@@ -5,6 +5,7 @@ import { allowedMethods } from "./http/allowed-methods.ts";
 import type { AppEnv } from "./http/env.ts";
 import { jsonResponse } from "./http/json-response.ts";
 import { HttpError } from "./http-error.ts";
+import { healthRoutes } from "./observability/health.ts";
 import { orderRoutes } from "./orders/routes.ts";
 import { paymentRoutes } from "./payments/routes.ts";
 import { searchRoutes } from "./search/routes.ts";
@@ -41,6 +42,7 @@ export function apiRoutes(services: Services, options: { instance: string; route
       "Cache-Control": "no-store",
     });
   });
+  api.route("/health", healthRoutes(database, services.readiness));
   api.route("/payment", paymentRoutes(services.payments));
   api.route("/orders", orderRoutes(services.orders, services.orderFeed, options.instance));
   api.route("/search", searchRoutes(services.search));

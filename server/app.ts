@@ -10,12 +10,13 @@ import type { AppEnv } from "./http/env.ts";
 import { errorHandler } from "./http/errors.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
 import { isFilePath } from "./http/paths.ts";
-import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { staticFiles } from "./http/static-files.ts";
 import { mountImages } from "./images/routes.ts";
 import type { SsrHandler } from "./load-context.ts";
 import type { Logger } from "./log.ts";
+import type { PageRoutes } from "./observability/page-routes.ts";
+import { observeRequests } from "./observability/request-observer.ts";
 import { pages } from "./pages.ts";
 import type { Services } from "./services.ts";
 
@@ -27,18 +28,20 @@ export interface AppDeps {
   ssr?: SsrHandler;
   /** The built client assets (build/client); absent in API-only tests and in development. */
   clientDir?: string;
+  /** Page addresses to route patterns (from the build), for the request metrics and logs. */
+  pageRoutes?: PageRoutes;
 }
 
 /**
  * The HTTP layer (docs/ARCHITECTURE.md). One request passes each step once, top to bottom; each
  * step is a module of its own.
  */
-export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
+export function createApp({ config, log, services, ssr, clientDir, pageRoutes }: AppDeps) {
   const development = config.NODE_ENV === "development";
   const app = new Hono<AppEnv>();
   app.onError(errorHandler(services.database, log));
 
-  app.use("*", requestLog(log));
+  app.use("*", observeRequests({ log, metrics: services.metrics, tracing: services.tracing, trustProxy: config.TRUST_PROXY, pageRoutes }));
   app.use("*", securityHeaders({
     csp: contentSecurityPolicy({ development, checkout: services.checkout }),
     hsts: config.PUBLIC_URL.startsWith("https:") ? "max-age=31536000; includeSubDomains" : false,

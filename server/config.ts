@@ -62,6 +62,18 @@ const schema = z.object({
   // This instance's name in its live streams' first event, so operators (and the scale-out tests)
   // can see which instance a browser landed on.
   INSTANCE_NAME: z.string().regex(/^[\w.-]{1,64}$/, "must be 1 to 64 letters, digits, dots, dashes or underscores").default("storefront"),
+  // Prometheus metrics (GET /metrics) on a listener of their own; off when METRICS_PORT is unset.
+  METRICS_PORT: port.optional(),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  // OpenTelemetry tracing over OTLP/HTTP, on when an endpoint is set (the standard OTEL_* names;
+  // the SDK itself reads the others it knows, e.g. OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER).
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl.optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default("storefront"),
+  OTEL_SDK_DISABLED: z.enum(["true", "false"], { error: "must be true or false" }).default("false").transform((v) => v === "true"),
+  // Seconds between SIGTERM and closing: /api/health/ready answers 503 meanwhile while everything
+  // else is still served, so a load balancer that probes it stops sending first.
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
 });
 
 export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {

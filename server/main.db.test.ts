@@ -49,8 +49,8 @@ async function runTwice(env: Record<string, string>, engine: string) {
   expect(favicon.headers.get("cache-control")).toBe("public, max-age=3600");
   expect((await fetch(`${second.url}/assets/nope.js`)).status).toBe(404);
 
-  // One JSON log line per request: method, path, status and time taken (written in batches, within 200 ms).
-  const requestLine = expect.objectContaining({ msg: "request", method: "GET", path: "/", status: 200, ms: expect.any(Number) });
+  // One JSON log line per request: its id, method, route pattern, status and time taken (written in batches, within 200 ms).
+  const requestLine = expect.objectContaining({ msg: "request", requestId: expect.any(String), method: "GET", route: "/", status: 200, ms: expect.any(Number) });
   await expect.poll(() => second.logs, { timeout: 2_000 }).toContainEqual(requestLine);
   expect(await second.stop()).toBe(0);
 }

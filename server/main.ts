@@ -10,6 +10,9 @@ import { databaseTarget, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import type { SsrHandler } from "./load-context.ts";
 import { createLogger } from "./log.ts";
+import { serveMetrics } from "./observability/metrics-server.ts";
+import { type PageRoutes, pageRoutes } from "./observability/page-routes.ts";
+import { startTracing } from "./observability/tracing.ts";
 import { createServices } from "./services.ts";
 
 // Under a burst of page renders V8 lets its heap grow to several times what is live and is slow to
@@ -35,11 +38,11 @@ function configOrExit(): Config {
 type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
 
 /** Production serves the built app; development renders through Vite with hot reload. */
-async function pageRenderer(config: Config): Promise<{ ssr: SsrHandler; clientDir?: string; middleware?: Middleware }> {
+async function pageRenderer(config: Config): Promise<{ ssr: SsrHandler; clientDir?: string; middleware?: Middleware; pageRoutes?: PageRoutes }> {
   if (config.NODE_ENV !== "development") {
     const buildFile = path.join(BUILD_DIR, "server", "index.js");
     const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-    return { ssr: createRequestHandler(build, "production"), clientDir: path.join(BUILD_DIR, "client") };
+    return { ssr: createRequestHandler(build, "production"), clientDir: path.join(BUILD_DIR, "client"), pageRoutes: pageRoutes(build.routes) };
   }
   const vite = await import("vite");
   const server = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });
@@ -52,13 +55,17 @@ async function main() {
   if (process.argv.includes("--check-config")) return;
   const log = createLogger(config);
 
-  const database = openDatabase(databaseTarget(config));
+  // Before the database, whose queries it traces; loads nothing unless an OTLP endpoint is set.
+  const tracing = await startTracing(config, log);
+  const database = openDatabase(databaseTarget(config), { trace: tracing.enabled ? tracing.trace : undefined });
   const applied = await migrateToLatest(database);
   if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
-  const services = await createServices(config, log, database);
-  const { ssr, clientDir, middleware } = await pageRenderer(config);
+  const services = await createServices(config, log, database, { tracing });
+  const { ssr, clientDir, middleware, pageRoutes } = await pageRenderer(config);
+  const metricsServer = config.METRICS_PORT === undefined ? null : await serveMetrics(services.metrics.registry, config.METRICS_HOST, config.METRICS_PORT);
+  if (metricsServer) log.info({ url: metricsServer.url }, "metrics listening");
 
-  const app = createApp({ config, log, services, ssr, clientDir });
+  const app = createApp({ config, log, services, ssr, clientDir, pageRoutes });
   const listener = getRequestListener(app.fetch);
   const server = http.createServer(middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);
   // A client gets 10 s to send its headers and 30 s for its whole request: slow or stalled clients
@@ -77,10 +84,23 @@ async function main() {
   });
 
   let stopping = false;
+  let closing = false;
+  let drained: NodeJS.Timeout | undefined;
   const stop = (signal: string) => {
-    if (stopping) return;
+    // A second signal while draining (Ctrl-C twice) skips the rest of the drain.
+    if (stopping) return close();
     stopping = true;
-    log.info({ signal }, "shutting down: finishing in-flight requests");
+    // From this moment /api/health/ready answers 503; everything else is still served while the
+    // load balancer takes the instance out (SHUTDOWN_DRAIN_SECONDS), then the streams and the server close.
+    services.readiness.drain();
+    log.info({ signal, drainSeconds: config.SHUTDOWN_DRAIN_SECONDS }, "shutting down: not ready any more");
+    drained = setTimeout(close, config.SHUTDOWN_DRAIN_SECONDS * 1000);
+  };
+  const close = () => {
+    clearTimeout(drained);
+    if (closing) return;
+    closing = true;
+    log.info("shutting down: finishing in-flight requests");
     // Live order streams never finish by themselves: end them now (browsers reconnect elsewhere).
     services.orderFeed.closeAll();
     const force = setTimeout(() => {
@@ -95,6 +115,8 @@ async function main() {
     server.close(async () => {
       clearTimeout(force);
       await services.close();
+      await metricsServer?.close();
+      await tracing.shutdown().catch((error: unknown) => log.warn({ err: error }, "tracing: spans not sent at shutdown"));
       log.info("stopped");
       process.exit(0);
     });

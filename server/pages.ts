@@ -21,7 +21,7 @@ export function pages(
   const { auth, database } = services;
   const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
   const cacheable = config.PAGE_CACHE_ENTRIES > 0 && config.NODE_ENV !== "development";
-  const pageCache = cacheable ? new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES }) : null;
+  const pageCache = cacheable ? new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES, telemetry: services.metrics }) : null;
   if (pageCache) services.catalogue.onChange(() => pageCache.clear());
   return async (c) => {
     const nonce = c.get("cspNonce");

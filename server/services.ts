@@ -4,10 +4,15 @@ import { type CatalogueConfig, createCatalogue } from "./catalogue/index.ts";
 import type { Config } from "./config.ts";
 import type { AppDatabase } from "./db/database.ts";
 import type { Logger } from "./log.ts";
+import { Readiness } from "./observability/health.ts";
+import { ShopMetrics } from "./observability/metrics.ts";
+import { watchServices } from "./observability/service-gauges.ts";
+import { noTracing, type Tracing } from "./observability/tracing.ts";
 import { InProcessOrderEvents, type OrderEvents, PostgresOrderEvents } from "./orders/events.ts";
 import { OrderFeed } from "./orders/feed.ts";
 import { OrdersService } from "./orders/service.ts";
 import type { CheckoutMode } from "./payments/gateway.ts";
+import { instrumentedGateway } from "./payments/instrumented-gateway.ts";
 import { PaymentsService } from "./payments/service.ts";
 import { StripeGateway } from "./payments/stripe-gateway.ts";
 import { TestGateway } from "./payments/test-gateway.ts";
@@ -23,6 +28,7 @@ export type ServicesConfig = CatalogueConfig &
   | "STRIPE_SECRET_KEY"
   | "STRIPE_PUBLISHABLE_KEY"
   | "STRIPE_WEBHOOK_SECRET"
+  | "METRICS_PORT"
 >;
 
 const RECONCILE_EVERY_MS = 5 * 60 * 1000;
@@ -39,6 +45,12 @@ export interface Services {
   /** The live order feeds (SSE) of this process. */
   readonly orderFeed: OrderFeed;
   readonly checkout: CheckoutMode;
+  /** This process's metrics registry (served on METRICS_PORT by main.ts). */
+  readonly metrics: ShopMetrics;
+  /** OpenTelemetry when configured, else nothing. */
+  readonly tracing: Tracing;
+  /** What /api/health/ready reports; main.ts drains it on SIGTERM. */
+  readonly readiness: Readiness;
   /**
    * Stops everything in order: open event streams, the LISTEN connection, the reconciler, then
    * the database, since the others may still be using it.
@@ -54,9 +66,18 @@ export async function createServices(
   config: ServicesConfig,
   log: Logger,
   database: AppDatabase,
-  overrides: { catalogue?: Catalogue; stripeApi?: { host: string; port: number; protocol: "http" | "https" } } = {},
+  overrides: {
+    catalogue?: Catalogue;
+    stripeApi?: { host: string; port: number; protocol: "http" | "https" };
+    /** The tracing main.ts started before opening the database (whose queries it traces). */
+    tracing?: Tracing;
+  } = {},
 ): Promise<Services> {
-  const catalogue = overrides.catalogue ?? createCatalogue(config, log);
+  const tracing = overrides.tracing ?? noTracing;
+  const metrics = new ShopMetrics(tracing.trace);
+  // Node's process metrics cost a little (an event loop monitor): only when someone reads them.
+  if (config.METRICS_PORT !== undefined) metrics.collectProcessMetrics();
+  const catalogue = overrides.catalogue ?? createCatalogue(config, log, {}, metrics);
   const auth = await AuthService.create(database, config, log);
   const gateway =
     config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY
@@ -66,14 +87,22 @@ export async function createServices(
     database.driver.engine === "postgres" ? new PostgresOrderEvents(database.driver.pool.options, log) : new InProcessOrderEvents();
   const orders = new OrdersService(database.db, orderEvents);
   const orderFeed = new OrderFeed(orders, orderEvents, log);
-  const payments = new PaymentsService({ db: database.db, catalogue, gateway, orders, log });
+  const payments = new PaymentsService({ db: database.db, catalogue, gateway: instrumentedGateway(gateway, metrics), orders, log, telemetry: metrics });
+  watchServices(metrics, { database, catalogue, orderFeed });
+  const readiness = new Readiness();
   const search = new CatalogueSearch(catalogue, log);
   const checkout: CheckoutMode =
     gateway.kind === "stripe" && config.STRIPE_PUBLISHABLE_KEY ? { gateway: "stripe", publishableKey: config.STRIPE_PUBLISHABLE_KEY } : { gateway: "test" };
 
   // No paid intent stays without an order: ask the gateway about stragglers now and every few minutes.
   const reconcile = () =>
-    payments.reconcile().catch((error: unknown) => log.error({ err: error }, "payment reconciliation failed; will retry"));
+    payments.reconcile().then(
+      (fulfilled) => metrics.reconcilerRun("ok", fulfilled),
+      (error: unknown) => {
+        metrics.reconcilerRun("error", 0);
+        log.error({ err: error }, "payment reconciliation failed; will retry");
+      },
+    );
   let reconciling: Promise<unknown> = reconcile();
   const timer = setInterval(() => (reconciling = reconcile()), RECONCILE_EVERY_MS);
   timer.unref();
@@ -88,7 +117,11 @@ export async function createServices(
     orderEvents,
     orderFeed,
     checkout,
+    metrics,
+    tracing,
+    readiness,
     async close() {
+      readiness.drain();
       orderFeed.closeAll();
       await orderEvents.close();
       clearInterval(timer);

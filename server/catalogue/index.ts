@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Config } from "../config.ts";
 import { ImageProxy } from "../images/proxy.ts";
 import type { Logger } from "../log.ts";
+import type { Telemetry } from "../observability/port.ts";
 import type { Catalogue } from "./catalogue.ts";
 import { EmbeddedCatalogue } from "./embedded.ts";
 import { RemoteCatalogue } from "./remote.ts";
@@ -25,7 +26,12 @@ export interface CatalogueTestOptions {
   allowPrivateImageAddresses?: boolean;
 }
 
-export function createCatalogue(config: CatalogueConfig, log: Logger, testOptions: CatalogueTestOptions = {}): Catalogue {
+export function createCatalogue(
+  config: CatalogueConfig,
+  log: Logger,
+  testOptions: CatalogueTestOptions = {},
+  telemetry?: Pick<Telemetry, "trace" | "catalogueRefreshFailed" | "imageFetched">,
+): Catalogue {
   if (!config.CATALOGUE_URL) return new EmbeddedCatalogue();
   const imageProxy = new ImageProxy({
     allowedOrigins: [new URL(config.CATALOGUE_URL).origin, ...config.CATALOGUE_IMAGE_ORIGINS],
@@ -34,6 +40,7 @@ export function createCatalogue(config: CatalogueConfig, log: Logger, testOption
     timeoutMs: IMAGE_FETCH_TIMEOUT_MS,
     log,
     allowPrivateAddresses: testOptions.allowPrivateImageAddresses ?? false,
+    telemetry,
   });
   const catalogue = new RemoteCatalogue({
     baseUrl: config.CATALOGUE_URL,
@@ -41,8 +48,15 @@ export function createCatalogue(config: CatalogueConfig, log: Logger, testOption
     cacheSeconds: config.CATALOGUE_CACHE_SECONDS,
     log,
     imageProxy,
+    telemetry,
   });
+  if (telemetry) countFailedRefreshes(catalogue, telemetry);
   // Start-up does not wait for the host; the first copy is on its way while the server starts listening.
   catalogue.warmUp();
   return catalogue;
+}
+
+/** The operators' count of failed refreshes of the remote copy. */
+export function countFailedRefreshes(catalogue: RemoteCatalogue, telemetry: Pick<Telemetry, "catalogueRefreshFailed">): void {
+  catalogue.onRefresh((outcome) => outcome.ok || telemetry.catalogueRefreshFailed());
 }

@@ -1,6 +1,7 @@
 import { type ImageProxy, PLACEHOLDER_PATH, REMOTE_IMAGE_PATH } from "../images/proxy.ts";
 import { proxyImages } from "../images/source.ts";
 import type { Logger } from "../log.ts";
+import { noTelemetry, type Telemetry } from "../observability/port.ts";
 import { type Catalogue, type CatalogueHealth, CatalogueUnavailableError, type ImageSource } from "./catalogue.ts";
 import { CircuitBreaker } from "./circuit-breaker.ts";
 import { fakeStoreProduct, fromFakeStore, type Product } from "./product.ts";
@@ -20,6 +21,8 @@ export interface RemoteCatalogueOptions {
   now?: () => number;
   /** The circuit breaker's first and longest pause after failures: by default 2 s, doubling up to 60 s. */
   breaker?: { baseMs: number; maxMs: number };
+  /** Fetches are traced (failed refreshes are counted through onRefresh). */
+  telemetry?: Pick<Telemetry, "trace">;
 }
 
 /** How a refresh of the copy ended. */
@@ -234,7 +237,12 @@ export class RemoteCatalogue implements Catalogue {
     return { ...product, image: PLACEHOLDER_PATH };
   }
 
-  private async fetchJson(where: string): Promise<unknown> {
+  private fetchJson(where: string): Promise<unknown> {
+    const trace = (this.options.telemetry ?? noTelemetry).trace;
+    return trace("catalogue fetch", { "server.address": new URL(this.base).host, "url.path": where }, () => this.fetchJsonNow(where));
+  }
+
+  private async fetchJsonNow(where: string): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(this.base + where, {

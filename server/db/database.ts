@@ -1,8 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { type Dialect, Kysely, SqliteDialect, sql } from "kysely";
 import pg from "pg";
+import type { Traced } from "../observability/port.ts";
+import { tracedDialect } from "../observability/traced-dialect.ts";
+import { SharedServerPostgresDialect } from "./introspection.ts";
 import type { Schema } from "./schema.ts";
 
 export type Engine = "sqlite" | "postgres";
@@ -30,11 +33,15 @@ export function databaseTarget(config: { DATABASE_URL?: string; DATA_DIR: string
     : { engine: "sqlite", file: path.join(config.DATA_DIR, "storefront.sqlite") };
 }
 
-export function openDatabase(target: DatabaseTarget): AppDatabase {
-  return target.engine === "sqlite" ? openSqlite(target.file) : openPostgres(target);
+/** `trace`: every query in a child span of the current one (tracing on; see observability/traced-dialect.ts). */
+export function openDatabase(target: DatabaseTarget, options: { trace?: Traced } = {}): AppDatabase {
+  const dialect = (engine: Engine, inner: Dialect) => (options.trace ? tracedDialect(inner, engine, options.trace) : inner);
+  return target.engine === "sqlite" ? openSqlite(target.file, dialect) : openPostgres(target, dialect);
 }
 
-function openSqlite(file: string): AppDatabase {
+type DialectFor = (engine: Engine, inner: Dialect) => Dialect;
+
+function openSqlite(file: string, dialect: DialectFor): AppDatabase {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SqliteDatabase(file);
   // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable.
@@ -42,11 +49,11 @@ function openSqlite(file: string): AppDatabase {
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Schema>({ dialect: dialect("sqlite", new SqliteDialect({ database: sqlite })) });
   return withCommon({ engine: "sqlite", database: sqlite }, db);
 }
 
-function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>): AppDatabase {
+function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>, dialect: DialectFor): AppDatabase {
   const pool = new pg.Pool({
     connectionString: target.url,
     max: target.maxConnections ?? 10,
@@ -55,7 +62,7 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>): 
   });
   // An idle client losing its connection must not take the process down; the pool replaces it.
   pool.on("error", () => {});
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Schema>({ dialect: dialect("postgres", new SharedServerPostgresDialect({ pool })) });
   return withCommon({ engine: "postgres", pool }, db);
 }
 

@@ -2,6 +2,9 @@ import { Migrator, sql } from "kysely";
 import type { AppDatabase } from "./database.ts";
 import { migrations } from "./migrations/index.ts";
 
+/** The newest migration this code knows: a database without it is not ready for this code. */
+export const LATEST_MIGRATION = Object.keys(migrations).sort().at(-1)!;
+
 /** Kysely's migrator over the shop's migrations (server/db/migrations/). */
 export async function migrator({ db, engine }: Pick<AppDatabase, "db" | "engine">): Promise<Migrator> {
   // On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told which one:

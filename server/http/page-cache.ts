@@ -1,4 +1,5 @@
 import { acceptsGzip } from "./compression.ts";
+import type { Telemetry } from "../observability/port.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Entry {
@@ -18,11 +19,12 @@ export class PageCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
-  constructor(private readonly limits: { maxEntries: number; maxBytes: number }) {}
+  constructor(private readonly limits: { maxEntries: number; maxBytes: number; telemetry?: Pick<Telemetry, "pageCache"> }) {}
 
   /** A cached page for `key` with `nonce` in it, gzipped when the client takes gzip, or null. */
   get(key: string, nonce: string, acceptEncoding: string | undefined): Response | null {
     const entry = this.entries.get(key);
+    this.limits.telemetry?.pageCache(entry ? "hit" : "miss");
     if (!entry) return null;
     // Most recently used last, so the first key is the one to drop.
     this.entries.delete(key);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../log.ts";
+import { noTelemetry, type Telemetry } from "../observability/port.ts";
 import { DiskCache } from "./disk-cache.ts";
 import { fetchImageSource } from "./fetch.ts";
 import { IMAGE_WIDTHS, type ImageFormat, type ImageWidth, isDecodableImage, renderImage } from "./resize.ts";
@@ -28,6 +29,8 @@ export interface ImageProxyOptions {
    */
   allowPrivateAddresses?: boolean;
   now?: () => number;
+  /** Source fetches are counted by outcome and traced. */
+  telemetry?: Pick<Telemetry, "trace" | "imageFetched">;
 }
 
 /** The paths a product carries for its image: `image` for a plain <img src>, `imageSrcSet` for srcset. */
@@ -107,11 +110,15 @@ export class ImageProxy {
     return this.once(name, async () => {
       const failed = this.failed.get(url.href);
       if (failed && failed.until > this.now()) return { ok: false, refused: false, reason: failed.reason };
-      const fetched = await fetchImageSource(url, {
-        timeoutMs: this.options.timeoutMs,
-        maxBytes: MAX_SOURCE_BYTES,
-        allowPrivateAddresses: this.options.allowPrivateAddresses ?? false,
-      });
+      const telemetry = this.options.telemetry ?? noTelemetry;
+      const fetched = await telemetry.trace("image fetch", { "server.address": url.host }, () =>
+        fetchImageSource(url, {
+          timeoutMs: this.options.timeoutMs,
+          maxBytes: MAX_SOURCE_BYTES,
+          allowPrivateAddresses: this.options.allowPrivateAddresses ?? false,
+        }),
+      );
+      telemetry.imageFetched(fetched.ok ? "ok" : "failed");
       if (!fetched.ok) return this.fail(url, fetched.reason);
       if (!(await isDecodableImage(fetched.body))) return this.fail(url, "not an image we can read");
       this.failed.delete(url.href);

@@ -5,6 +5,7 @@ import type { CardInput } from "../../lib/card.ts";
 import { type Catalogue, CatalogueUnavailableError } from "../catalogue/catalogue.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
+import { type CheckoutOutcome, noTelemetry, type Telemetry } from "../observability/port.ts";
 import type { Order } from "../orders/order.ts";
 import type { OrdersService } from "../orders/service.ts";
 import type { IntentState, PaymentGateway } from "./gateway.ts";
@@ -26,12 +27,20 @@ export interface PaymentsDeps {
   gateway: PaymentGateway;
   orders: OrdersService;
   log: Logger;
+  /** Checkout outcomes and orders written, for the operators' metrics (gateway calls: instrumentedGateway). */
+  telemetry?: Pick<Telemetry, "checkout" | "orderWritten">;
   now?: () => number;
 }
 
 const fail = (status: PaymentFailure["status"], message: string, code?: string): PaymentFailure => ({ ok: false, status, message, code });
 const NOT_FOUND = fail(404, "No such payment intent.", "resource_missing");
 const RECONCILE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** How a checkout step's answer counts: its success, a card decline, the shop's failure, or a refused request. */
+function checkoutOutcome(result: PaymentResult<unknown>, success: "created" | "succeeded"): CheckoutOutcome {
+  if (result.ok) return success;
+  return result.status === 402 ? "declined" : result.status === 503 ? "failed" : "rejected";
+}
 
 const summary = (order: Order): PaymentIntentSummary => ({ id: order.id, amount: order.amount, created: Math.floor(order.created / 1000) });
 
@@ -42,9 +51,11 @@ const summary = (order: Order): PaymentIntentSummary => ({ id: order.id, amount:
  */
 export class PaymentsService {
   private readonly now: () => number;
+  private readonly telemetry: NonNullable<PaymentsDeps["telemetry"]>;
 
   constructor(private readonly deps: PaymentsDeps) {
     this.now = deps.now ?? Date.now;
+    this.telemetry = deps.telemetry ?? noTelemetry;
   }
 
   get mode(): "test" | "stripe" {
@@ -52,7 +63,24 @@ export class PaymentsService {
   }
 
   /** POST /api/payment/create: prices the lines, stores the snapshot with a new intent, gives its client secret. */
-  async create(userId: string, input: { items: Array<{ id: number; amount: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
+  create(userId: string, input: { items: Array<{ id: number; amount: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
+    return this.counted("created", () => this.startCheckout(userId, input));
+  }
+
+  /** POST /api/payment/confirm (test gateway): charges the card and, on success, writes the order in the same transaction. */
+  confirm(userId: string, input: { clientSecret: string; card: CardInput }): Promise<PaymentResult<{ paymentIntent: PaymentIntentSummary }>> {
+    return this.counted("succeeded", () => this.chargeCard(userId, input));
+  }
+
+  /**
+   * POST /api/payment/complete: the browser says its payment went through; the server asks the
+   * gateway, checks status, shopper and amount, and writes the order (or finds it).
+   */
+  complete(userId: string, paymentIntentId: string): Promise<PaymentResult<{ order: PaymentIntentSummary }>> {
+    return this.counted("succeeded", () => this.completeFromGateway(userId, paymentIntentId));
+  }
+
+  private async startCheckout(userId: string, input: { items: Array<{ id: number; amount: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
     const priced = await this.price(input.items);
     if (!priced.ok) return priced;
     const totalCents = subtotalCents(priced.value);
@@ -76,8 +104,7 @@ export class PaymentsService {
     return { ok: true, value: { clientSecret: intent.clientSecret } };
   }
 
-  /** POST /api/payment/confirm (test gateway): charges the card and, on success, writes the order in the same transaction. */
-  async confirm(userId: string, input: { clientSecret: string; card: CardInput }): Promise<PaymentResult<{ paymentIntent: PaymentIntentSummary }>> {
+  private async chargeCard(userId: string, input: { clientSecret: string; card: CardInput }): Promise<PaymentResult<{ paymentIntent: PaymentIntentSummary }>> {
     const cards = this.deps.gateway.cards;
     if (!cards) return fail(404, "Card confirmation happens with Stripe in this shop.");
     const id = cards.intentIdOf(input.clientSecret);
@@ -95,11 +122,7 @@ export class PaymentsService {
     return { ok: true, value: { paymentIntent: summary(fulfilment.order) } };
   }
 
-  /**
-   * POST /api/payment/complete: the browser says its payment went through; the server asks the
-   * gateway, checks status, shopper and amount, and writes the order (or finds it).
-   */
-  async complete(userId: string, paymentIntentId: string): Promise<PaymentResult<{ order: PaymentIntentSummary }>> {
+  private async completeFromGateway(userId: string, paymentIntentId: string): Promise<PaymentResult<{ order: PaymentIntentSummary }>> {
     const payment = await findPayment(this.deps.db, paymentIntentId);
     if (!payment || payment.userId !== userId) return NOT_FOUND;
     const state = await this.deps.gateway.retrieveIntent(payment.id);
@@ -164,8 +187,24 @@ export class PaymentsService {
       changed: await markSucceeded(trx, payment.id, { card: details.card, now: this.now() }),
       placed: await this.deps.orders.place(trx, payment.userId, order),
     }));
-    if (placed) this.deps.log.info({ order: order.id, amountCents: order.amount }, "order placed");
+    if (placed) {
+      this.telemetry.orderWritten();
+      this.deps.log.info({ order: order.id, amountCents: order.amount }, "order placed");
+    }
     return { changed, order };
+  }
+
+  /** Counts how a checkout step ended, for the operators (see CheckoutOutcome); an exception counts as failed. */
+  private async counted<T>(success: "created" | "succeeded", step: () => Promise<PaymentResult<T>>): Promise<PaymentResult<T>> {
+    let result: PaymentResult<T>;
+    try {
+      result = await step();
+    } catch (error) {
+      this.telemetry.checkout("failed");
+      throw error;
+    }
+    this.telemetry.checkout(checkoutOutcome(result, success));
+    return result;
   }
 
   private alreadySucceeded(): PaymentFailure {

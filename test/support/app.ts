@@ -6,6 +6,7 @@ import { type AppDatabase, openDatabase } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrations.ts";
 import type { SsrHandler } from "../../server/load-context.ts";
 import { createLogger, type Logger } from "../../server/log.ts";
+import type { PageRoutes } from "../../server/observability/page-routes.ts";
 import { createServices, type Services } from "../../server/services.ts";
 
 export const TEST_ORIGIN = "http://localhost:3000";
@@ -22,6 +23,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Where the Stripe gateway sends its API calls (a local stub), when STRIPE_* keys are set. */
   stripeApi?: { host: string; port: number; protocol: "http" | "https" };
+  /** Page addresses to route patterns, as main.ts takes them from the build. */
+  pageRoutes?: PageRoutes;
 }
 
 /** The app as `main.ts` builds it, in-process: real config parsing, real services, real pipeline. */
@@ -42,7 +45,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<{ app: Retu
     catalogue: options.catalogue ?? new EmbeddedCatalogue(),
     stripeApi: options.stripeApi,
   });
-  return { app: createApp({ config, log, services, ssr: options.ssr, clientDir: options.clientDir }), services };
+  return { app: createApp({ config, log, services, ssr: options.ssr, clientDir: options.clientDir, pageRoutes: options.pageRoutes }), services };
 }
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];

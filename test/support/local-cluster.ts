@@ -24,6 +24,8 @@ export interface Instance {
   name: string;
   port: number;
   url: string;
+  /** Its metrics listener, as Prometheus names a target ("127.0.0.1:port"; GET /metrics). */
+  metricsAddress: string;
   server: RunningServer | null;
   /** Starts (or starts again) this instance on its port. */
   start(): Promise<void>;
@@ -44,7 +46,8 @@ function nginxConfig(dir: string, port: number, upstreams: number[]): string {
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;`;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Request-Id $request_id;`;
   return `
 daemon off;
 worker_processes 1;
@@ -101,11 +104,13 @@ export async function startCluster(options: { databaseUrl: string; instances?: n
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const ports = await Promise.all(Array.from({ length: options.instances ?? 2 }, () => freePort()));
+  const metricsPorts = await Promise.all(ports.map(() => freePort()));
   const instances: Instance[] = ports.map((instancePort, i) => {
     const instance: Instance = {
       name: `app${i + 1}`,
       port: instancePort,
       url: `http://127.0.0.1:${instancePort}`,
+      metricsAddress: `127.0.0.1:${metricsPorts[i]}`,
       server: null,
       async start() {
         instance.server = await startServer({
@@ -114,6 +119,7 @@ export async function startCluster(options: { databaseUrl: string; instances?: n
           PUBLIC_URL: url,
           TRUST_PROXY: "1",
           INSTANCE_NAME: instance.name,
+          METRICS_PORT: String(metricsPorts[i]),
           DATA_DIR: os.tmpdir(),
           ...options.env,
         });

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../config.ts";
+import { pageRoutes } from "./page-routes.ts";
+import { tracesEndpoint } from "./tracing.ts";
+
+describe("operability settings", () => {
+  it("leave metrics and tracing off by default, the metrics listener on 127.0.0.1 when on", () => {
+    const config = loadConfig({});
+    expect([config.METRICS_PORT, config.METRICS_HOST, config.OTEL_SERVICE_NAME, config.SHUTDOWN_DRAIN_SECONDS]).toEqual([undefined, "127.0.0.1", "storefront", 0]);
+    expect(tracesEndpoint(config)).toBeNull();
+    expect(loadConfig({ METRICS_PORT: "9464" }).METRICS_PORT).toBe(9464);
+  });
+
+  it("refuse a malformed value with one line naming the variable", () => {
+    expect(() => loadConfig({ METRICS_PORT: "ninety" })).toThrow(ConfigError);
+    expect(() => loadConfig({ METRICS_PORT: "70000" })).toThrow(/^Invalid environment variable METRICS_PORT/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(/^Invalid environment variable OTEL_EXPORTER_OTLP_ENDPOINT: must be an http/);
+    expect(() => loadConfig({ OTEL_SDK_DISABLED: "yes" })).toThrow(/^Invalid environment variable OTEL_SDK_DISABLED: must be true or false/);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: "-1" })).toThrow(/^Invalid environment variable SHUTDOWN_DRAIN_SECONDS/);
+  });
+
+  it("send spans to the general endpoint's /v1/traces, or to the traces endpoint as given, unless the SDK is disabled", () => {
+    expect(tracesEndpoint(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }))).toBe("http://collector:4318/v1/traces");
+    const both = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example/otlp" };
+    expect(tracesEndpoint(loadConfig(both))).toBe("https://traces.example/otlp");
+    expect(tracesEndpoint(loadConfig({ ...both, OTEL_SDK_DISABLED: "true" }))).toBeNull();
+  });
+});
+
+describe("page route patterns", () => {
+  // The shape of React Router's build.routes: a root layout, an index page, nested and splat routes.
+  const routes = pageRoutes({
+    root: { path: "" },
+    "routes/home": { parentId: "root", index: true },
+    "routes/product": { parentId: "root", path: "products/:productId" },
+    "routes/results": { parentId: "root", path: "results/:categoryName" },
+    "routes/orders": { parentId: "root", path: "orders" },
+    "routes/not-found": { parentId: "root", path: "*" },
+  });
+
+  it("name each page address by its pattern, data requests with .data, and anything else null (the 404 page)", () => {
+    expect(["/", "/products/7", "/products/7/", "/results/men's%20clothing", "/orders"].map(routes)).toEqual([
+      "/",
+      "/products/:productId",
+      "/products/:productId",
+      "/results/:categoryName",
+      "/orders",
+    ]);
+    expect([routes("/products/7.data"), routes("/_root.data"), routes("/orders.data")]).toEqual(["/products/:productId.data", "/_root.data", "/orders.data"]);
+    expect([routes("/no/such/page"), routes("/products/7/reviews"), routes("/wp-admin.php.data")]).toEqual([null, null, null]);
+  });
+});

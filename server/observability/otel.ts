@@ -1,0 +1,70 @@
+// Loaded only when tracing is configured (see tracing.ts). Its OpenTelemetry packages are imported
+// dynamically too: the server bundle keeps them as run-time imports of this function alone, so a
+// shop without tracing never reads them.
+import type { Attributes } from "@opentelemetry/api";
+import type { RequestSpan, Tracing } from "./tracing.ts";
+import type { SpanAttributes } from "./port.ts";
+
+function attributes(input: SpanAttributes): Attributes {
+  const out: Attributes = {};
+  for (const [key, value] of Object.entries(input)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+export async function startOpenTelemetry(options: { url: string; serviceName: string }): Promise<Tracing> {
+  const [api, { NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, resources] = await Promise.all([
+    import("@opentelemetry/api"),
+    import("@opentelemetry/sdk-trace-node"),
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@opentelemetry/resources"),
+  ]);
+  const { context, propagation, trace, SpanKind, SpanStatusCode, ROOT_CONTEXT } = api;
+  // OTEL_RESOURCE_ATTRIBUTES adds to the resource; the exporter and the batch processor read their
+  // own standard variables (OTEL_EXPORTER_OTLP_HEADERS, OTEL_BSP_*, OTEL_TRACES_SAMPLER...).
+  const resource = resources
+    .resourceFromAttributes({ "service.name": options.serviceName })
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: options.url }))] });
+  // The async-hooks context manager (a span stays current across awaits) and W3C trace context.
+  provider.register();
+  const tracer = trace.getTracer("storefront");
+
+  const traced: Tracing["trace"] = (name, spanAttributes, run) =>
+    tracer.startActiveSpan(name, { kind: SpanKind.CLIENT, attributes: attributes(spanAttributes) }, async (span) => {
+      try {
+        return await run();
+      } catch (error) {
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+
+  return {
+    enabled: true,
+    trace: traced,
+    request(method, header, handle) {
+      const carrier = { traceparent: header("traceparent"), tracestate: header("tracestate") };
+      const parent = propagation.extract(ROOT_CONTEXT, carrier, {
+        get: (c, key) => (key === "traceparent" || key === "tracestate" ? c[key] : undefined),
+        keys: () => ["traceparent", "tracestate"],
+      });
+      const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { "http.request.method": method } }, parent);
+      const requestSpan: RequestSpan = {
+        traceId: span.spanContext().traceId,
+        finish(finalMethod, route, status) {
+          span.updateName(`${finalMethod} ${route}`);
+          span.setAttributes({ "http.route": route, "http.response.status_code": status });
+          if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+        },
+      };
+      return context.with(trace.setSpan(parent, span), () => handle(requestSpan));
+    },
+    async shutdown() {
+      await provider.shutdown();
+    },
+  };
+}

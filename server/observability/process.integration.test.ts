@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { sampleValue, scrape } from "../../test/support/prometheus-text.ts";
+import { type RunningServer, startServer } from "../../test/support/server-process.ts";
+
+// The built server started as `npm start` starts it: its metrics listener, its health answers, and
+// readiness dropping to 503 the moment SIGTERM arrives.
+
+let server: RunningServer | null = null;
+let dataDir = "";
+afterEach(async () => {
+  await server?.stop("SIGKILL");
+  server = null;
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function start(env: Record<string, string>) {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-ops-"));
+  server = await startServer({ DATA_DIR: dataDir, ...env });
+  return server;
+}
+
+const metricsUrlOf = (running: RunningServer) => String(running.logs.find((r) => r.msg === "metrics listening")?.url);
+
+/** Polls `read` until `done` holds, at most `timeoutMs` (the answer changes on a signal, not at a time). */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("the started server", () => {
+  it("serves /metrics on METRICS_PORT only, with the request counters and Node's process metrics", async () => {
+    const running = await start({ METRICS_PORT: "0" });
+    const metricsUrl = metricsUrlOf(running);
+    expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    await (await fetch(`${running.url}/api/catalogue/products/1`)).arrayBuffer();
+    await (await fetch(`${running.url}/products/1`)).arrayBuffer();
+
+    const { samples } = await scrape(metricsUrl);
+    expect(sampleValue(samples, "storefront_http_requests_total", { method: "GET", route: "/api/catalogue/products/:id", status: "200" })).toBe(1);
+    expect(sampleValue(samples, "storefront_http_requests_total", { method: "GET", route: "/products/:productId", status: "200" })).toBe(1);
+    expect(sampleValue(samples, "process_cpu_user_seconds_total")).toBeGreaterThan(0);
+    expect(samples.some((s) => s.name === "nodejs_eventloop_lag_seconds")).toBe(true);
+    // Not on the shop's own port.
+    expect((await fetch(`${running.url}/metrics`)).status).toBe(404);
+  });
+
+  it("has no metrics listener without METRICS_PORT", async () => {
+    const running = await start({});
+    expect(running.logs.some((r) => r.msg === "metrics listening")).toBe(false);
+  });
+
+  it("answers ready 503 from the moment SIGTERM arrives, keeps serving while it drains, then exits cleanly", async () => {
+    const running = await start({ SHUTDOWN_DRAIN_SECONDS: "3" });
+    const status = (path: string) => fetch(`${running.url}${path}`).then((r) => r.status, () => 0);
+    expect([await status("/api/health/live"), await status("/api/health/ready")]).toEqual([200, 200]);
+
+    const exited = new Promise<number | null>((resolve) => running.process.once("exit", (code) => resolve(code)));
+    running.process.kill("SIGTERM");
+    expect(await eventually(() => status("/api/health/ready"), (s) => s === 503)).toBe(503);
+    // Draining: not ready, but alive and still serving shoppers until the load balancer has moved on.
+    expect(await status("/api/health/live")).toBe(200);
+    expect(await status("/api/catalogue/products/1")).toBe(200);
+    expect(await exited).toBe(0);
+  });
+
+  it("is built so that OpenTelemetry is imported only when tracing is configured", () => {
+    const bundle = fs.readFileSync("build/node/main.js", "utf8");
+    expect(bundle).not.toMatch(/^import .* from "@opentelemetry\//m);
+    expect(bundle).toContain('import("@opentelemetry/sdk-trace-node")');
+  });
+});

@@ -1,0 +1,99 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import products from "../../catalogue/products.json" with { type: "json" };
+import { freePort } from "../../test/support/local-cluster.ts";
+import { type ReceivedSpan, startOtlpReceiver } from "../../test/support/otlp-receiver.ts";
+import { createPostgresSchema, testEngines } from "../../test/support/database.ts";
+import { type RunningServer, startServer } from "../../test/support/server-process.ts";
+
+// The built server with OTEL_EXPORTER_OTLP_ENDPOINT set exports its spans over OTLP/HTTP to a
+// receiver started here: a request's span continues the caller's traceparent, and its database
+// queries (either engine) and gateway calls are its children.
+
+const PRICE = Math.round(products.find((p) => p.id === 4)!.price * 100);
+const SERVER_KIND = 2;
+
+/** The first log line `match` accepts, once the server has written it. */
+async function logLine(server: RunningServer, match: (record: Record<string, unknown>) => boolean, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = server.logs.find(match);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error("the log line did not come");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe.each(testEngines())("tracing on %s", (engine) => {
+  it("exports the request span, continuing traceparent, with its database and gateway child spans", async () => {
+    const receiver = await startOtlpReceiver();
+    cleanups.push(receiver.close);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-tracing-"));
+    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const env: Record<string, string> = {};
+    if (engine === "postgres") {
+      const schema = await createPostgresSchema("tracing");
+      cleanups.push(schema.drop);
+      env.DATABASE_URL = schema.databaseUrl;
+    }
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const server: RunningServer = await startServer({
+      ...env,
+      PORT: String(port),
+      PUBLIC_URL: origin,
+      DATA_DIR: dataDir,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_SERVICE_NAME: "storefront-test",
+      OTEL_BSP_SCHEDULE_DELAY: "50",
+    });
+    cleanups.push(() => server.stop("SIGKILL"));
+
+    const post = (route: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${origin}${route}`, { method: "POST", headers: { "content-type": "application/json", origin, ...headers }, body: JSON.stringify(body) });
+    const signUp = await post("/api/auth/sign-up/email", { email: "traced@example.com", password: "correct horse", name: "traced" });
+    expect(signUp.status).toBe(200);
+    const cookie = signUp.headers.getSetCookie()[0]!.split(";")[0]!;
+
+    const traceId = randomBytes(16).toString("hex");
+    const callerSpanId = randomBytes(8).toString("hex");
+    const orders = await fetch(`${origin}/api/orders`, { headers: { cookie, traceparent: `00-${traceId}-${callerSpanId}-01` } });
+    expect(orders.status).toBe(200);
+    const created = await post("/api/payment/create", { items: [{ id: 4, amount: 1 }], total: PRICE }, { cookie });
+    expect(created.status).toBe(200);
+
+    const isRequest = (span: ReceivedSpan) => span.name === "GET /api/orders" && span.traceId === traceId;
+    const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan | undefined) => spans.filter((s) => parent && s.parentSpanId === parent.spanId);
+    const spans = await receiver.until((all) => {
+      const request = all.find(isRequest);
+      const create = all.find((s) => s.name === "POST /api/payment/create");
+      return childrenOf(all, request).some((s) => s.name === "SELECT") && childrenOf(all, create).some((s) => s.name === "payment gateway create_intent");
+    });
+
+    const request = spans.find(isRequest)!;
+    expect(request).toMatchObject({ kind: SERVER_KIND, parentSpanId: callerSpanId, service: "storefront-test" });
+    expect(request.attributes).toMatchObject({ "http.request.method": "GET", "http.route": "/api/orders", "http.response.status_code": 200 });
+    const query = childrenOf(spans, request).find((s) => s.name === "SELECT")!;
+    expect(query.traceId).toBe(traceId);
+    expect(query.attributes["db.system.name"]).toBe(engine === "postgres" ? "postgresql" : "sqlite");
+    expect(String(query.attributes["db.query.text"])).toMatch(/from "orders"/);
+    // The request's log line names the same trace (log lines go out in batches: wait for it).
+    const line = await logLine(server, (r) => r.msg === "request" && r.route === "/api/orders");
+    expect(line).toMatchObject({ traceId });
+    // The statement's placeholders, never the values: the user id is in no span.
+    expect(line.userId).toMatch(/\S+/);
+    expect(JSON.stringify(spans)).not.toContain(String(line.userId));
+
+    const create = spans.find((s) => s.name === "POST /api/payment/create")!;
+    expect(childrenOf(spans, create).map((s) => s.name)).toEqual(expect.arrayContaining(["payment gateway create_intent", "INSERT"]));
+    expect(create.traceId).not.toBe(traceId); // no traceparent came: a trace of its own
+  }, 60_000);
+});

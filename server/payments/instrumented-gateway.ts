@@ -1,0 +1,17 @@
+import type { Telemetry } from "../observability/port.ts";
+import type { PaymentGateway } from "./gateway.ts";
+
+/**
+ * The gateway with each call to the provider timed and traced (the operators' gateway latency).
+ * The same port, so the payments service neither knows nor cares.
+ */
+export function instrumentedGateway(gateway: PaymentGateway, telemetry: Pick<Telemetry, "gatewayCall">): PaymentGateway {
+  const timed = <T>(operation: string, call: () => Promise<T>) => telemetry.gatewayCall(gateway.kind, operation, call);
+  return {
+    kind: gateway.kind,
+    cards: gateway.cards,
+    createIntent: (input) => timed("create_intent", () => gateway.createIntent(input)),
+    retrieveIntent: (id) => timed("retrieve_intent", () => gateway.retrieveIntent(id)),
+    parseWebhook: (rawBody, signature) => gateway.parseWebhook(rawBody, signature),
+  };
+}
