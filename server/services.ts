@@ -4,6 +4,8 @@ import { type CatalogueConfig, createCatalogue } from "./catalogue/index.ts";
 import type { Config } from "./config.ts";
 import type { AppDatabase } from "./db/database.ts";
 import type { Logger } from "./log.ts";
+import { resetMailWriter } from "./auth/password-reset.ts";
+import { createMail, type MailConfig, type MailOptions, type MailService } from "./mail/service.ts";
 import { InProcessOrderEvents, type OrderEvents, PostgresOrderEvents } from "./orders/events.ts";
 import { OrderFeed } from "./orders/feed.ts";
 import { PaymentsService } from "./payments/service.ts";
@@ -12,6 +14,7 @@ import { TestGateway } from "./payments/test-gateway.ts";
 import { CatalogueSearch, type SearchService } from "./search/service.ts";
 
 export type ServicesConfig = CatalogueConfig &
+  MailConfig &
   Pick<
   Config,
   | "PUBLIC_URL"
@@ -39,9 +42,11 @@ export interface Services {
   /** The live order feeds (SSE) of this process. */
   readonly orderFeed: OrderFeed;
   readonly checkout: CheckoutMode;
+  /** The mail adapter and the outbox worker (issue 24). */
+  readonly mail: MailService;
   /**
-   * Stops everything in order: open event streams, the LISTEN connection, the reconciler, then
-   * the database, since the others may still be using it.
+   * Stops everything in order: open event streams, the LISTEN connection, the reconciler, the
+   * mail worker (after the message in flight), then the database, since the others may still be using it.
    */
   close(): Promise<void>;
 }
@@ -54,10 +59,11 @@ export async function createServices(
   config: ServicesConfig,
   log: Logger,
   database: AppDatabase,
-  overrides: { catalogue?: Catalogue; stripeApi?: { host: string; port: number; protocol: "http" | "https" } } = {},
+  overrides: { catalogue?: Catalogue; stripeApi?: { host: string; port: number; protocol: "http" | "https" }; mail?: MailOptions } = {},
 ): Promise<Services> {
   const catalogue = overrides.catalogue ?? createCatalogue(config, log);
-  const auth = await AuthService.create(database, config, log);
+  const mail = createMail(config, log, database, overrides.mail);
+  const auth = await AuthService.create(database, config, log, resetMailWriter(database.db, log, () => mail.worker.kick()));
   const gateway =
     config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY
       ? await StripeGateway.create({ secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, api: overrides.stripeApi })
@@ -86,12 +92,14 @@ export async function createServices(
     orderEvents,
     orderFeed,
     checkout,
+    mail,
     async close() {
       orderFeed.closeAll();
       await orderEvents.close();
       clearInterval(timer);
       search.close();
       await reconciling;
+      await mail.close();
       await database.close();
     },
   };

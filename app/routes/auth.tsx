@@ -1,6 +1,7 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/auth";
 import { isProtectedPath, SIGN_IN_MESSAGES, safeRedirectPath } from "../auth/guard.ts";
+import { field } from "../auth/form.ts";
 import { Spinner } from "../components/Spinner.tsx";
 import { pageMeta } from "../meta.ts";
 
@@ -13,11 +14,6 @@ export function loader({ request }: Route.LoaderArgs) {
     redirectTo: safeRedirectPath(redirectTo),
   };
 }
-
-const field = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" ? value : "";
-};
 
 /**
  * Sign-in and registration, as a plain form post: it works before hydration and without
@@ -53,6 +49,9 @@ export default function Auth({ loaderData: { message, redirectTo }, actionData }
           Password
         </label>
         <input id="auth-password" className="auth__input" type="password" name="password" autoComplete="current-password" />
+        <Link to="/auth/forgot" className="auth__forgot">
+          Forgot your password?
+        </Link>
         <button type="submit" name="intent" value="signin" className="button-primary auth__submit" disabled={busy !== null}>
           {busy === "signin" && <Spinner inline label="Signing in" />}
           Sign In

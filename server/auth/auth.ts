@@ -6,6 +6,8 @@ import type { Config } from "../config.ts";
 import type { AppDatabase } from "../db/database.ts";
 import { generatedSetting } from "../db/settings.ts";
 import type { Logger } from "../log.ts";
+import { PasswordReset, RESET_TOKEN_SECONDS } from "./password-reset.ts";
+import { RecentRevocations } from "./revocations.ts";
 
 /** The signed-in shopper as the app sees them (spec section 3): uid and email, nothing else. */
 export interface SessionUser {
@@ -30,7 +32,10 @@ export type AuthSettings = Pick<
   "PUBLIC_URL" | "TRUSTED_ORIGINS" | "AUTH_RATE_LIMIT_MAX" | "AUTH_RATE_LIMIT_WINDOW_SECONDS"
 >;
 
-function createBetterAuth(database: AppDatabase, secret: string, settings: AuthSettings, log: Logger) {
+/** Writes a reset mail (server/auth/password-reset.ts: resetMailWriter). */
+export type SendResetPassword = (data: { user: { id: string; email: string }; token: string }) => Promise<void>;
+
+function createBetterAuth(database: AppDatabase, secret: string, settings: AuthSettings, log: Logger, sendResetPassword?: SendResetPassword) {
   const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };
   return betterAuth({
     appName: "Storefront",
@@ -60,6 +65,10 @@ function createBetterAuth(database: AppDatabase, secret: string, settings: AuthS
       autoSignIn: true,
       minPasswordLength: 8,
       maxPasswordLength: 128,
+      // Password reset (issue 24): the link works once, for 15 minutes, and ends every session.
+      ...(sendResetPassword ? { sendResetPassword } : {}),
+      resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+      revokeSessionsOnPasswordReset: true,
     },
     rateLimit: {
       enabled: true,
@@ -67,7 +76,7 @@ function createBetterAuth(database: AppDatabase, secret: string, settings: AuthS
       storage: "database",
       window: 60,
       max: 100,
-      customRules: { "/sign-in/email": limit, "/sign-up/email": limit },
+      customRules: { "/sign-in/email": limit, "/sign-up/email": limit, "/request-password-reset": limit, "/reset-password": limit },
     },
     advanced: {
       cookiePrefix: COOKIE_PREFIX,
@@ -88,18 +97,29 @@ type BetterAuth = ReturnType<typeof createBetterAuth>;
  */
 export class AuthService {
   private readonly verified = new VerifiedSessions();
+  private readonly revoked = new RecentRevocations(SESSION_COOKIE_CACHE_SECONDS * 1000);
+  /** Forgotten passwords: /auth/forgot and /auth/reset. */
+  readonly passwordReset: PasswordReset;
 
   private constructor(
     private readonly auth: BetterAuth,
     private readonly settings: AuthSettings,
-  ) {}
+    database: AppDatabase,
+  ) {
+    this.passwordReset = new PasswordReset(
+      database.db,
+      (path, body, clientIp) => this.call(path, body, clientIp),
+      (email, password, clientIp) => this.signIn(email, password, clientIp),
+      (userId) => this.revoked.add(userId),
+    );
+  }
 
   /** Builds better-auth on `database`, creating its tables and its secret the first time. */
-  static async create(database: AppDatabase, settings: AuthSettings, log: Logger): Promise<AuthService> {
+  static async create(database: AppDatabase, settings: AuthSettings, log: Logger, sendResetPassword?: SendResetPassword): Promise<AuthService> {
     const secret = await generatedSetting(database.db, "auth_secret");
-    const auth = createBetterAuth(database, secret, settings, log);
+    const auth = createBetterAuth(database, secret, settings, log, sendResetPassword);
     await migrateAuthTables(database, auth);
-    return new AuthService(auth, settings);
+    return new AuthService(auth, settings, database);
   }
 
   /** better-auth's own routes (/api/auth/*), given the untouched request. */
@@ -120,13 +140,16 @@ export class AuthService {
     if (!this.hasSessionCookie(headers)) return { user: null, setCookies: [] };
     const cookies = headers.get("cookie") ?? "";
     const known = this.verified.get(cookies);
-    if (known) return { user: known, setCookies: [] };
-    const { headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true });
+    if (known && !this.revoked.has(known.uid)) return { user: known, setCookies: [] };
+    let { headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true });
+    // A user whose sessions were just revoked: the cache cookie no longer counts, the database decides.
+    const recheck = session !== null && this.revoked.has(session.user.id);
+    if (recheck) ({ headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true, query: { disableCookieCache: true } }));
     const user = session ? { uid: session.user.id, email: session.user.email } : null;
     const setCookies = answer.getSetCookie();
     // Answered from the session cache cookie (nothing renewed): the same cookies mean the same user until it expires.
     const until = user && setCookies.length === 0 ? sessionCacheExpiry(cookies) : null;
-    if (user && until) this.verified.set(cookies, user, until);
+    if (user && until && !recheck) this.verified.set(cookies, user, until);
     return { user, setCookies };
   }
 

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, Migrator, sql } from "kysely";
 import type { AppDatabase } from "./database.ts";
+import mailOutbox from "./migrations/0003_mail_outbox.ts";
 
 // One list of migrations for both engines: only portable column types, no engine-specific SQL.
 // Names sort in the order they run; never edit one that has shipped, add a new one.
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable("payments").execute();
     },
   },
+  "0003_mail_outbox": mailOutbox,
 };
 
 /** Brings the schema up to date; returns the names of the migrations it applied. */

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Schema } from "../db/schema.ts";
+import { enqueueOrderConfirmation } from "../mail/order-confirmation.ts";
 import type { BasketLine, Order } from "../orders/order.ts";
 import { insertOrder } from "../orders/store.ts";
 import type { IntentStatus } from "./gateway.ts";
@@ -89,6 +90,8 @@ export async function markSucceeded(
       .executeTakeFirst();
     const placed = await insertOrder(trx, payment.userId, order, details.now);
     if (placed) await details.onPlaced?.(trx, order);
+    // The confirmation mail commits with the order (transactional outbox): never one without the other.
+    if (placed) await enqueueOrderConfirmation(trx, payment.userId, order, details.now);
     return { changed: Number(updated.numUpdatedRows) > 0, order, placed };
   });
 }

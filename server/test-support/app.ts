@@ -6,6 +6,7 @@ import { type AppDatabase, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
 import type { SsrHandler } from "../load-context.ts";
 import { createLogger, type Logger } from "../log.ts";
+import type { MailOptions } from "../mail/service.ts";
 import { createServices, type Services } from "../services.ts";
 
 export const TEST_ORIGIN = "http://localhost:3000";
@@ -22,6 +23,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Where the Stripe gateway sends its API calls (a local stub), when STRIPE_* keys are set. */
   stripeApi?: { host: string; port: number; protocol: "http" | "https" };
+  /** The mail worker's clock and adapter; it never polls here: a test drains it with services.mail.worker.drain(). */
+  mail?: Omit<MailOptions, "manual">;
 }
 
 /** The app as `main.ts` builds it, in-process: real config parsing, real services, real pipeline. */
@@ -41,6 +44,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<{ app: Retu
   const services = await createServices(config, log, database, {
     catalogue: options.catalogue ?? new EmbeddedCatalogue(),
     stripeApi: options.stripeApi,
+    mail: { ...options.mail, manual: true },
   });
   return { app: createApp({ config, log, services, ssr: options.ssr, clientDir: options.clientDir }), services };
 }
