@@ -23,7 +23,7 @@ export const formatCents = (cents: number): string => usd.format(cents / 100);
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
 
 /** "November 24, 2026 at 10:00 AM UTC": one zone for every reader, said out loud. */
-export const formatDate = (epochMs: number): string => `${dateFormat.format(new Date(epochMs))} UTC`;
+export const formatDate = (epochMs: number): string => `${dateFormat.format(new Date(epochMs)).replace(/\s/g, " ")} UTC`;
 
 /**
  * The HTML shell of every message: the shop's colours, inline styles only (mail clients drop
