@@ -1,4 +1,4 @@
-import { expect, open, PASSWORD, registerAccount, submitAuth, test } from "./support.ts";
+import { expect, expectNoSeriousViolations, open, PASSWORD, registerAccount, submitAuth, test, viewports } from "./support.ts";
 import { mailTo, resetLinkFor } from "./mail.ts";
 
 const NEW_PASSWORD = "a brand new password";
@@ -74,3 +74,21 @@ test("an email with no account gets the same answer and no mail", async ({ page,
   expect(await mailTo(email)).toEqual([]);
   expect(pageErrors).toEqual([]);
 });
+
+for (const [label, viewport] of Object.entries(viewports)) {
+  test(`the forgot and reset pages pass axe at ${label} width (${viewport.width} px), with nothing overflowing`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const fits = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    await open(page, "/auth/forgot");
+    await expectNoSeriousViolations(page);
+    await page.getByLabel("Email", { exact: true }).fill(`nobody.${Date.now()}@example.com`);
+    await page.getByRole("button", { name: "Send reset link", exact: true }).click();
+    await expect(page.getByRole("status").filter({ hasText: ANSWER })).toBeVisible();
+    await expectNoSeriousViolations(page);
+    await fits();
+    await open(page, "/auth/reset?token=not-a-token");
+    await expect(page.getByRole("alert")).toContainText("has expired or has already been used");
+    await expectNoSeriousViolations(page);
+    await fits();
+  });
+}

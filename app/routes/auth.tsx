@@ -49,9 +49,6 @@ export default function Auth({ loaderData: { message, redirectTo }, actionData }
           Password
         </label>
         <input id="auth-password" className="auth__input" type="password" name="password" autoComplete="current-password" />
-        <Link to="/auth/forgot" className="auth__forgot">
-          Forgot your password?
-        </Link>
         <button type="submit" name="intent" value="signin" className="button-primary auth__submit" disabled={busy !== null}>
           {busy === "signin" && <Spinner inline label="Signing in" />}
           Sign In
@@ -68,6 +65,10 @@ export default function Auth({ loaderData: { message, redirectTo }, actionData }
       {/* Always in the page, so screen readers announce the message the moment it arrives. */}
       <p id="auth-error" className="error-text auth__error" role="alert">
         {busy === null ? actionData?.error : null}
+      </p>
+      {/* After the form, so the keyboard goes from the password to Sign In. */}
+      <p className="auth__back">
+        <Link to="/auth/forgot">Forgot your password?</Link>
       </p>
     </section>
   );
