@@ -35,7 +35,13 @@ export type AuthSettings = Pick<
 /** Writes a reset mail (server/auth/password-reset.ts: resetMailWriter). */
 export type SendResetPassword = (data: { user: { id: string; email: string }; token: string }) => Promise<void>;
 
-function createBetterAuth(database: AppDatabase, secret: string, settings: AuthSettings, log: Logger, sendResetPassword?: SendResetPassword) {
+interface PasswordResetHooks {
+  sendResetPassword?: SendResetPassword;
+  /** After any reset (our page or the raw API): every session of the user was just revoked. */
+  onPasswordReset: (data: { user: { id: string } }) => Promise<void>;
+}
+
+function createBetterAuth(database: AppDatabase, secret: string, settings: AuthSettings, log: Logger, reset: PasswordResetHooks) {
   const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };
   return betterAuth({
     appName: "Storefront",
@@ -66,7 +72,8 @@ function createBetterAuth(database: AppDatabase, secret: string, settings: AuthS
       minPasswordLength: 8,
       maxPasswordLength: 128,
       // Password reset (issue 24): the link works once, for 15 minutes, and ends every session.
-      ...(sendResetPassword ? { sendResetPassword } : {}),
+      ...(reset.sendResetPassword ? { sendResetPassword: reset.sendResetPassword } : {}),
+      onPasswordReset: reset.onPasswordReset,
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
       revokeSessionsOnPasswordReset: true,
     },
@@ -97,7 +104,6 @@ type BetterAuth = ReturnType<typeof createBetterAuth>;
  */
 export class AuthService {
   private readonly verified = new VerifiedSessions();
-  private readonly revoked = new RecentRevocations(SESSION_COOKIE_CACHE_SECONDS * 1000);
   /** Forgotten passwords: /auth/forgot and /auth/reset. */
   readonly passwordReset: PasswordReset;
 
@@ -105,25 +111,28 @@ export class AuthService {
     private readonly auth: BetterAuth,
     private readonly settings: AuthSettings,
     database: AppDatabase,
+    private readonly revoked: RecentRevocations,
   ) {
     this.passwordReset = new PasswordReset(
       database.db,
       (path, body, clientIp) => this.call(path, body, clientIp),
       (email, password, clientIp) => this.signIn(email, password, clientIp),
-      (userId) => this.revoked.add(userId),
     );
   }
 
   /** Builds better-auth on `database`, creating its tables and its secret the first time. */
   static async create(database: AppDatabase, settings: AuthSettings, log: Logger, sendResetPassword?: SendResetPassword): Promise<AuthService> {
     const secret = await generatedSetting(database.db, "auth_secret");
-    const auth = createBetterAuth(database, secret, settings, log, sendResetPassword);
+    const revoked = new RecentRevocations(SESSION_COOKIE_CACHE_SECONDS * 1000);
+    const auth = createBetterAuth(database, secret, settings, log, { sendResetPassword, onPasswordReset: async ({ user }) => revoked.add(user.id) });
     await migrateAuthTables(database, auth);
-    return new AuthService(auth, settings, database);
+    return new AuthService(auth, settings, database, revoked);
   }
 
   /** better-auth's own routes (/api/auth/*), given the untouched request. */
   handler(request: Request): Promise<Response> {
+    // Asked directly, a reset link request answers after the same time as through /auth/forgot.
+    if (new URL(request.url).pathname === `${AUTH_BASE_PATH}/request-password-reset`) return this.passwordReset.evenly(() => this.auth.handler(request));
     return this.auth.handler(request);
   }
 

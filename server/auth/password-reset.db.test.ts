@@ -77,6 +77,21 @@ describe.each(testEngines())("password reset on %s", (engine) => {
     expect((await listOutbox(database.db, 5))[0]).toMatchObject({ kind: "password_reset", status: "sent", payload: "{}" });
   });
 
+  it("ends cached sessions at once after a reset through better-auth's own API too", async () => {
+    const { app, services, smtp, email, signIn, userOf, reset } = await setup();
+    const elsewhere = await signIn(OLD);
+    expect(await userOf(elsewhere.cookie)).toBe(email);
+    const asked = await app.request("/api/auth/request-password-reset", jsonPost({ email }));
+    expect(await asked.json()).toMatchObject({ status: true });
+    await services.mail.worker.drain();
+    const token = tokenFrom(smtp);
+    const done = await app.request("/api/auth/reset-password", jsonPost({ token, newPassword: NEW }));
+    expect(done.status).toBe(200);
+    expect(await userOf(elsewhere.cookie)).toBeNull();
+    expect(await reset.check(token)).toEqual({ ok: false, message: RESET_LINK_INVALID });
+    expect((await signIn(NEW)).status).toBe(200);
+  });
+
   it("refuses a link older than 15 minutes (fake clock)", async () => {
     const { services, smtp, email, signIn, reset } = await setup();
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });

@@ -52,18 +52,22 @@ export class PasswordReset {
     private readonly db: Kysely<Schema>,
     private readonly call: Call,
     private readonly signIn: (email: string, password: string, clientIp: string) => Promise<AuthResult>,
-    /** Told the user whose sessions the reset just revoked (their cached session cookies stop counting). */
-    private readonly onReset: (userId: string) => void,
     private readonly answerFloorMs = ANSWER_FLOOR_MS,
   ) {}
 
   /** Asks for a reset link; the same answer, after the same time, whether the account exists or not. */
   async request(email: string, clientIp: string): Promise<{ ok: true; message: string } | { ok: false; status: number; message: string }> {
+    const result = await this.evenly(() => this.call("/request-password-reset", { email }, clientIp));
+    return result.ok ? { ok: true, message: RESET_REQUESTED } : result;
+  }
+
+  /** Runs `work` and answers no sooner than the floor after it started, so its duration tells nothing. */
+  async evenly<T>(work: () => Promise<T>): Promise<T> {
     const started = Date.now();
-    const result = await this.call("/request-password-reset", { email }, clientIp);
+    const result = await work();
     const wait = started + this.answerFloorMs - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    return result.ok ? { ok: true, message: RESET_REQUESTED } : result;
+    return result;
   }
 
   /** Whether the link's token can still be used (unused and not expired). */
@@ -80,7 +84,7 @@ export class PasswordReset {
     if (!holder) return { ok: false, status: 400, message: RESET_LINK_INVALID };
     const result = await this.call("/reset-password", { token, newPassword }, clientIp);
     if (!result.ok) return /token/i.test(result.message) ? { ok: false, status: 400, message: RESET_LINK_INVALID } : result;
-    this.onReset(holder.userId);
+    // better-auth has revoked every session of the user (onPasswordReset marks their cached cookies); this browser gets a new one.
     return this.signIn(holder.email, newPassword, clientIp);
   }
 

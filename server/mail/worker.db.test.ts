@@ -89,6 +89,20 @@ describe.each(testEngines())("the mail worker on %s", (engine) => {
     expect(logged).toMatchObject({ level: 50, mail: failed.id, kind: "order_confirmation", attempts: 3, error: expect.stringMatching(/451/) });
   });
 
+  it("gives up a reset mail that could not leave before its link expired", async () => {
+    const port = await deadPort();
+    const { database, worker, clock } = await setup({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_MAX_ATTEMPTS: "10" });
+    await enqueueMail(database.db, { kind: "password_reset", key: "k1", recipient: "ada@example.com", payload: { token: "t1", validMinutes: 15 }, now: clock.now });
+    await worker.drain();
+    const smtp = await startSmtpServer({ port });
+    cleanup(smtp.close);
+    clock.now += 15 * 60 * 1000 + 1;
+    expect(await worker.drain()).toBe(1); // the order confirmation, not the reset link
+    expect(smtp.accepted.map((m) => m.subject)).toEqual(["Your Storefront order pi_mailtest"]);
+    const reset = (await listOutbox(database.db, 10)).find((r) => r.kind === "password_reset")!;
+    expect(reset).toMatchObject({ status: "failed", last_error: "not sent: it had expired before it could be sent" });
+  });
+
   it("writes each message as an .eml file under DATA_DIR/mail and logs recipient, subject and file when no SMTP_URL is set", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-mail-"));
     cleanup(async () => fs.rmSync(dataDir, { recursive: true, force: true }));

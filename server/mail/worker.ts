@@ -4,7 +4,7 @@ import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
 import { markAttemptFailed, markSent, type OutboxRow, withNextDue } from "./outbox.ts";
-import { renderMail } from "./templates/index.ts";
+import { outlived, renderMail } from "./templates/index.ts";
 
 /** The longest wait between two attempts, however many have failed. */
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
@@ -104,6 +104,11 @@ export class MailWorker {
   }
 
   private async attempt(trx: Parameters<typeof markSent>[0], row: OutboxRow): Promise<"sent" | "retry" | "failed"> {
+    if (outlived(row.kind, row.created, this.now())) {
+      await markAttemptFailed(trx, row.id, row.attempts, "not sent: it had expired before it could be sent", null);
+      this.options.log.warn({ mail: row.id, kind: row.kind, attempts: row.attempts }, "mail expired before it could be sent; given up");
+      return "failed";
+    }
     const attempts = row.attempts + 1;
     try {
       await this.options.mailer.send(this.message(row));

@@ -24,6 +24,17 @@ const templates: { [K in MailKind]: (payload: Payloads[K], context: TemplateCont
 /** Kinds whose payload is a secret (a reset token): the outbox forgets it once the mail has left. */
 export const forgetAfterSending: ReadonlySet<string> = new Set<MailKind>(["password_reset"]);
 
+/**
+ * How long a message is worth sending after it was written: a reset link that has expired by the
+ * time the mail server is back would only mislead, so its mail ends `failed` instead.
+ */
+const lifetimeMs: Partial<Record<MailKind, number>> = { password_reset: 15 * 60 * 1000 };
+
+export const outlived = (kind: string, created: number, now: number): boolean => {
+  const lifetime = isKind(kind) ? lifetimeMs[kind] : undefined;
+  return lifetime !== undefined && now - created > lifetime;
+};
+
 const isKind = (kind: string): kind is MailKind => Object.hasOwn(templates, kind);
 
 /** The subject and bodies of an outbox row; throws for a kind this version does not know. */
