@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
@@ -19,6 +19,8 @@ export interface TestSmtpServer {
   /** Logins seen (user names), to check SMTP_URL's credentials were used. */
   logins: string[];
   behaviour: SmtpBehaviour;
+  /** True: the server is down (every connection is dropped at once, before its greeting); it keeps its port meanwhile. */
+  down: boolean;
   /** Resolves once `count` messages have been accepted (or rejects after `timeoutMs`). */
   waitForAccepted(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
   /** Resolves once `count` messages have been received in any way. */
@@ -27,7 +29,7 @@ export interface TestSmtpServer {
 }
 
 /** A real SMTP server on 127.0.0.1 (the `smtp-server` package), parsing what arrives with `mailparser`. */
-export async function startSmtpServer(options: { port?: number; user?: string; password?: string } = {}): Promise<TestSmtpServer> {
+export async function startSmtpServer(options: { user?: string; password?: string } = {}): Promise<TestSmtpServer> {
   const waiters: Array<() => void> = [];
   const notify = () => waiters.splice(0).forEach((wake) => wake());
   const state = {
@@ -35,6 +37,7 @@ export async function startSmtpServer(options: { port?: number; user?: string; p
     received: [] as ParsedMail[],
     logins: [] as string[],
     behaviour: "accept" as SmtpBehaviour,
+    down: false,
   };
   const server = new SMTPServer({
     authOptional: true,
@@ -64,9 +67,30 @@ export async function startSmtpServer(options: { port?: number; user?: string; p
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+    server.listen(0, "127.0.0.1", () => resolve());
   });
-  const port = (server.server.address() as AddressInfo).port;
+  // Clients connect through this front door, which can be "down" without giving up its port (a
+  // port given up and taken again later may meanwhile go to another test's server).
+  const sockets = new Set<net.Socket>();
+  const front = net.createServer((socket) => {
+    if (state.down) return socket.destroy();
+    const back = net.connect((server.server.address() as AddressInfo).port, "127.0.0.1");
+    for (const end of [socket, back]) {
+      sockets.add(end);
+      end.on("error", () => {});
+      end.on("close", () => {
+        sockets.delete(end);
+        socket.destroy();
+        back.destroy();
+      });
+    }
+    socket.pipe(back).pipe(socket);
+  });
+  await new Promise<void>((resolve, reject) => {
+    front.once("error", reject);
+    front.listen(0, "127.0.0.1", () => resolve());
+  });
+  const port = (front.address() as AddressInfo).port;
   const until = (ready: () => boolean, list: () => ParsedMail[], what: string, timeoutMs: number) =>
     new Promise<ParsedMail[]>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`SMTP server: timed out waiting for ${what}; got ${list().length}`)), timeoutMs);
@@ -85,7 +109,11 @@ export async function startSmtpServer(options: { port?: number; user?: string; p
       until(() => state.accepted.length >= count, () => state.accepted, `${count} accepted messages`, timeoutMs),
     waitForReceived: (count: number, timeoutMs = 10_000) =>
       until(() => state.received.length >= count, () => state.received, `${count} received messages`, timeoutMs),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   });
 }
 
