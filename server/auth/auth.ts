@@ -6,7 +6,7 @@ import type { Config } from "../config.ts";
 import type { AppDatabase } from "../db/database.ts";
 import { generatedSetting } from "../db/settings.ts";
 import type { Logger } from "../log.ts";
-import { PasswordReset, RESET_TOKEN_SECONDS } from "./password-reset.ts";
+import { PasswordReset, type PasswordResetHooks, RESET_TOKEN_SECONDS, type SendResetPassword } from "./password-reset.ts";
 import { RecentRevocations } from "./revocations.ts";
 
 /** The signed-in shopper as the app sees them (spec section 3): uid and email, nothing else. */
@@ -31,15 +31,6 @@ export type AuthSettings = Pick<
   Config,
   "PUBLIC_URL" | "TRUSTED_ORIGINS" | "AUTH_RATE_LIMIT_MAX" | "AUTH_RATE_LIMIT_WINDOW_SECONDS"
 >;
-
-/** Writes a reset mail (server/auth/password-reset.ts: resetMailWriter). */
-export type SendResetPassword = (data: { user: { id: string; email: string }; token: string }) => Promise<void>;
-
-interface PasswordResetHooks {
-  sendResetPassword?: SendResetPassword;
-  /** After any reset (our page or the raw API): every session of the user was just revoked. */
-  onPasswordReset: (data: { user: { id: string } }) => Promise<void>;
-}
 
 function createBetterAuth(database: AppDatabase, secret: string, settings: AuthSettings, log: Logger, reset: PasswordResetHooks) {
   const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };

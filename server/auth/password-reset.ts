@@ -26,8 +26,8 @@ export const RESET_LINK_INVALID = "This password reset link has expired or has a
  * different to the asker). The answer only comes after the row is committed, so a shopper told
  * "we sent a link" has a mail on its way whatever happens to this process.
  */
-export function resetMailWriter(db: Kysely<Schema>, log: Logger, wake: () => void, now: () => number = Date.now) {
-  return async ({ user, token }: { user: { id: string; email: string }; token: string }): Promise<void> => {
+export function resetMailWriter(db: Kysely<Schema>, log: Logger, wake: () => void, now: () => number = Date.now): SendResetPassword {
+  return async ({ user, token }) => {
     const time = now();
     if ((await countRecent(db, "password_reset", user.email, time - RESET_MAIL_WINDOW_MS)) >= RESET_MAILS_PER_ADDRESS) {
       log.warn({ user: user.id }, "password reset mail not sent: this address had its share of reset mails this hour");
@@ -42,6 +42,16 @@ export function resetMailWriter(db: Kysely<Schema>, log: Logger, wake: () => voi
     });
     wake();
   };
+}
+
+/** Writes a reset mail (resetMailWriter). */
+export type SendResetPassword = (data: { user: { id: string; email: string }; token: string }) => Promise<void>;
+
+/** What better-auth's options get from us for the reset flow. */
+export interface PasswordResetHooks {
+  sendResetPassword?: SendResetPassword;
+  /** After any reset (our page or the raw API): every session of the user was just revoked. */
+  onPasswordReset: (data: { user: { id: string } }) => Promise<void>;
 }
 
 type Call = (path: string, body: object, clientIp: string) => Promise<AuthResult>;
