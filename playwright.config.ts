@@ -13,7 +13,10 @@ if (!fs.existsSync(chromium)) {
 }
 
 const PORT = Number(process.env.E2E_PORT || 4173);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
+// The server's data directory, made once: workers load this file again and must find the same one
+// (the mail journey reads the .eml files the server writes under it, E2E_DATA_DIR/mail).
+const dataDir = process.env.E2E_DATA_DIR || fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
+process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: "e2e",

@@ -4,6 +4,8 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   route("auth", "routes/auth.tsx"),
+  route("auth/forgot", "routes/auth-forgot.tsx"),
+  route("auth/reset", "routes/auth-reset.tsx"),
   route("sign-out", "routes/sign-out.tsx"),
   route("payment", "routes/payment.tsx"),
   route("orders", "routes/orders.tsx"),

@@ -74,10 +74,23 @@ const schema = z.object({
   // Seconds between SIGTERM and closing: /api/health/ready answers 503 meanwhile while everything
   // else is still served, so a load balancer that probes it stops sending first.
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
+  // Mail (server/mail): SMTP when set, else .eml files under DATA_DIR/mail. A secret: never echoed.
+  SMTP_URL: z.string().regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL (smtp://user:pass@host:587)").optional(),
+  MAIL_FROM: z.string().regex(/^[^<>]*<[^<>@\s]+@[^<>@\s]+>$|^[^<>@\s]+@[^<>@\s]+$/, "must be an address, or a name and <address>").optional(),
+  // The outbox worker: how often it looks for due messages, the first retry's delay (doubling
+  // after each failure) and how many attempts a message gets before it ends `failed`.
+  MAIL_POLL_MS: positiveInt.default(2_000),
+  MAIL_RETRY_BASE_MS: positiveInt.default(30_000),
+  MAIL_MAX_ATTEMPTS: positiveInt.default(8),
 });
 
-export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {
+/** Variables whose value never appears in an error message (they hold passwords). */
+const SECRETS = new Set(["SMTP_URL"]);
+
+export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL" | "MAIL_FROM"> & {
   PUBLIC_URL: string;
+  /** The sender of every mail; by default `Storefront <no-reply@{PUBLIC_URL's host}>`. */
+  MAIL_FROM: string;
   /**
    * Origins whose browsers may send state-changing requests: PUBLIC_URL's. Without a PUBLIC_URL
    * the shop is being tried locally, so both spellings of this machine are accepted.
@@ -94,7 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0]);
-    const got = env[name];
+    const got = SECRETS.has(name) ? undefined : env[name];
     throw new ConfigError(
       `Invalid environment variable ${name}: ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`,
     );
@@ -109,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...config,
     DATA_DIR: path.resolve(config.DATA_DIR),
     PUBLIC_URL: publicUrl,
+    MAIL_FROM: config.MAIL_FROM ?? `Storefront <no-reply@${new URL(publicUrl).hostname}>`,
     TRUSTED_ORIGINS: config.PUBLIC_URL
       ? [new URL(publicUrl).origin]
       : [`http://localhost:${config.PORT}`, `http://127.0.0.1:${config.PORT}`],

@@ -13,6 +13,12 @@ export interface AccountActions {
   signIn(email: string, password: string): Promise<AuthResult>;
   signUp(email: string, password: string): Promise<AuthResult>;
   signOut(): Promise<AuthResult>;
+  /** /auth/forgot: always the same message when accepted (no account enumeration); 429 when rate-limited. */
+  requestPasswordReset(email: string): Promise<{ ok: true; message: string } | { ok: false; status: number; message: string }>;
+  /** /auth/reset: whether the link can still be used, and what to say when it cannot. */
+  checkResetLink(token: string): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** /auth/reset: sets the password, revokes every session, signs this browser in. */
+  resetPassword(token: string, password: string): Promise<AuthResult>;
 }
 
 /** A first page of orders for the orders screen; `since` is when it was read (for the live feed). */
@@ -64,6 +70,9 @@ export function loadContextFactory(services: Services, log: Logger, publicUrl: s
         signIn: (email, password) => services.auth.signIn(email, password, clientIp, c.get("user") ? headers : undefined),
         signUp: (email, password) => services.auth.signUp(email, password, clientIp),
         signOut: () => services.auth.signOut(headers, clientIp),
+        requestPasswordReset: (email) => services.auth.passwordReset.request(email, clientIp),
+        checkResetLink: (token) => services.auth.passwordReset.check(token),
+        resetPassword: (token, password) => services.auth.passwordReset.reset(token, password, clientIp),
       },
       orders,
       checkout: services.checkout,

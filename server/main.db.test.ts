@@ -26,7 +26,7 @@ async function runTwice(env: Record<string, string>, engine: string) {
   const health = await fetch(`${first.url}/api/health`);
   expect(health.status).toBe(200);
   expect(await health.json()).toEqual({ status: "ok", database: engine, catalogue: { source: "embedded", state: "fresh" } });
-  expect(first.logs.find((r) => r.msg === "database migrated")?.migrations).toEqual(["0001_settings", "0002_payments_and_orders"]);
+  expect(first.logs.find((r) => r.msg === "database migrated")?.migrations).toEqual(["0001_settings", "0002_payments_and_orders", "0003_mail_outbox"]);
   expect(await first.stop()).toBe(0);
   expect(first.logs.map((r) => r.msg)).toContain("stopped");
 

@@ -8,6 +8,8 @@ import { Readiness } from "./observability/health.ts";
 import { ShopMetrics } from "./observability/metrics.ts";
 import { watchServices } from "./observability/service-gauges.ts";
 import { noTracing, type Tracing } from "./observability/tracing.ts";
+import { resetMailWriter } from "./auth/password-reset.ts";
+import { createMail, type MailConfig, type MailOptions, type MailService } from "./mail/service.ts";
 import { InProcessOrderEvents, type OrderEvents, PostgresOrderEvents } from "./orders/events.ts";
 import { OrderFeed } from "./orders/feed.ts";
 import { OrdersService } from "./orders/service.ts";
@@ -19,6 +21,7 @@ import { TestGateway } from "./payments/test-gateway.ts";
 import { CatalogueSearch, type SearchService } from "./search/service.ts";
 
 export type ServicesConfig = CatalogueConfig &
+  MailConfig &
   Pick<
   Config,
   | "PUBLIC_URL"
@@ -51,9 +54,11 @@ export interface Services {
   readonly tracing: Tracing;
   /** What /api/health/ready reports; main.ts drains it on SIGTERM. */
   readonly readiness: Readiness;
+  /** The mail adapter and the outbox worker (issue 24). */
+  readonly mail: MailService;
   /**
-   * Stops everything in order: open event streams, the LISTEN connection, the reconciler, then
-   * the database, since the others may still be using it.
+   * Stops everything in order: open event streams, the LISTEN connection, the reconciler, the
+   * mail worker (after the message in flight), then the database, since the others may still be using it.
    */
   close(): Promise<void>;
 }
@@ -71,6 +76,7 @@ export async function createServices(
     stripeApi?: { host: string; port: number; protocol: "http" | "https" };
     /** The tracing main.ts started before opening the database (whose queries it traces). */
     tracing?: Tracing;
+    mail?: MailOptions;
   } = {},
 ): Promise<Services> {
   const tracing = overrides.tracing ?? noTracing;
@@ -78,7 +84,8 @@ export async function createServices(
   // Node's process metrics cost a little (an event loop monitor): only when someone reads them.
   if (config.METRICS_PORT !== undefined) metrics.collectProcessMetrics();
   const catalogue = overrides.catalogue ?? createCatalogue(config, log, {}, metrics);
-  const auth = await AuthService.create(database, config, log);
+  const mail = createMail(config, log, database, overrides.mail);
+  const auth = await AuthService.create(database, config, log, resetMailWriter(database.db, log, () => mail.worker.kick()));
   const gateway =
     config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY
       ? await StripeGateway.create({ secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, api: overrides.stripeApi })
@@ -120,6 +127,7 @@ export async function createServices(
     metrics,
     tracing,
     readiness,
+    mail,
     async close() {
       readiness.drain();
       orderFeed.closeAll();
@@ -127,6 +135,7 @@ export async function createServices(
       clearInterval(timer);
       search.close();
       await reconciling;
+      await mail.close();
       await database.close();
     },
   };

@@ -1,6 +1,7 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/auth";
 import { isProtectedPath, SIGN_IN_MESSAGES, safeRedirectPath } from "../auth/guard.ts";
+import { field } from "../auth/form.ts";
 import { Spinner } from "../components/Spinner.tsx";
 import { pageMeta } from "../meta.ts";
 
@@ -13,11 +14,6 @@ export function loader({ request }: Route.LoaderArgs) {
     redirectTo: safeRedirectPath(redirectTo),
   };
 }
-
-const field = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" ? value : "";
-};
 
 /**
  * Sign-in and registration, as a plain form post: it works before hydration and without
@@ -69,6 +65,10 @@ export default function Auth({ loaderData: { message, redirectTo }, actionData }
       {/* Always in the page, so screen readers announce the message the moment it arrives. */}
       <p id="auth-error" className="error-text auth__error" role="alert">
         {busy === null ? actionData?.error : null}
+      </p>
+      {/* After the form, so the keyboard goes from the password to Sign In. */}
+      <p className="auth__back">
+        <Link to="/auth/forgot">Forgot your password?</Link>
       </p>
     </section>
   );

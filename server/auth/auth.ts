@@ -2,7 +2,18 @@ import { getSessionCookie } from "better-auth/cookies";
 import type { AppDatabase } from "../db/database.ts";
 import { generatedSetting } from "../db/settings.ts";
 import type { Logger } from "../log.ts";
-import { AUTH_BASE_PATH, type AuthSettings, type BetterAuth, CLIENT_IP_HEADER, COOKIE_PREFIX, createBetterAuth, migrateAuthTables } from "./better-auth.ts";
+import {
+  AUTH_BASE_PATH,
+  type AuthSettings,
+  type BetterAuth,
+  CLIENT_IP_HEADER,
+  COOKIE_PREFIX,
+  createBetterAuth,
+  migrateAuthTables,
+  SESSION_COOKIE_CACHE_SECONDS,
+} from "./better-auth.ts";
+import { PasswordReset, type SendResetPassword } from "./password-reset.ts";
+import { RecentRevocations } from "./revocations.ts";
 import { sessionCacheExpiry, VerifiedSessions } from "./session-cache.ts";
 
 /** The signed-in shopper as the app sees them (spec section 3): uid and email, nothing else. */
@@ -23,22 +34,35 @@ export type AuthResult =
  */
 export class AuthService {
   private readonly verified = new VerifiedSessions();
+  /** Forgotten passwords: /auth/forgot and /auth/reset. */
+  readonly passwordReset: PasswordReset;
 
   private constructor(
     private readonly auth: BetterAuth,
     private readonly settings: AuthSettings,
-  ) {}
+    database: AppDatabase,
+    private readonly revoked: RecentRevocations,
+  ) {
+    this.passwordReset = new PasswordReset(
+      database.db,
+      (path, body, clientIp) => this.call(path, body, clientIp),
+      (email, password, clientIp) => this.signIn(email, password, clientIp),
+    );
+  }
 
   /** Builds better-auth on `database`, creating its tables and its secret the first time. */
-  static async create(database: AppDatabase, settings: AuthSettings, log: Logger): Promise<AuthService> {
+  static async create(database: AppDatabase, settings: AuthSettings, log: Logger, sendResetPassword?: SendResetPassword): Promise<AuthService> {
     const secret = await generatedSetting(database.db, "auth_secret");
-    const auth = createBetterAuth(database, secret, settings, log);
+    const revoked = new RecentRevocations(SESSION_COOKIE_CACHE_SECONDS * 1000);
+    const auth = createBetterAuth(database, secret, settings, log, { sendResetPassword, onPasswordReset: async ({ user }) => revoked.add(user.id) });
     await migrateAuthTables(database, auth);
-    return new AuthService(auth, settings);
+    return new AuthService(auth, settings, database, revoked);
   }
 
   /** better-auth's own routes (/api/auth/*), given the untouched request. */
   handler(request: Request): Promise<Response> {
+    // Asked directly, a reset link request answers after the same time as through /auth/forgot.
+    if (new URL(request.url).pathname === `${AUTH_BASE_PATH}/request-password-reset`) return this.passwordReset.evenly(() => this.auth.handler(request));
     return this.auth.handler(request);
   }
 
@@ -55,13 +79,16 @@ export class AuthService {
     if (!this.hasSessionCookie(headers)) return { user: null, setCookies: [] };
     const cookies = headers.get("cookie") ?? "";
     const known = this.verified.get(cookies);
-    if (known) return { user: known, setCookies: [] };
-    const { headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true });
+    if (known && !this.revoked.has(known.uid)) return { user: known, setCookies: [] };
+    let { headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true });
+    // A user whose sessions were just revoked: the cache cookie no longer counts, the database decides.
+    const recheck = session !== null && this.revoked.has(session.user.id);
+    if (recheck) ({ headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true, query: { disableCookieCache: true } }));
     const user = session ? { uid: session.user.id, email: session.user.email } : null;
     const setCookies = answer.getSetCookie();
     // Answered from the session cache cookie (nothing renewed): the same cookies mean the same user until it expires.
     const until = user && setCookies.length === 0 ? sessionCacheExpiry(cookies) : null;
-    if (user && until) this.verified.set(cookies, user, until);
+    if (user && until && !recheck) this.verified.set(cookies, user, until);
     return { user, setCookies };
   }
 

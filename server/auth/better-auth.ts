@@ -4,12 +4,13 @@ import { sql } from "kysely";
 import type { Config } from "../config.ts";
 import type { AppDatabase } from "../db/database.ts";
 import type { Logger } from "../log.ts";
+import { type PasswordResetHooks, RESET_TOKEN_SECONDS } from "./password-reset.ts";
 
 /** The header our HTTP layer fills with the client's address; anything a client sends under it is dropped. */
 export const CLIENT_IP_HEADER = "x-storefront-client-ip";
 export const COOKIE_PREFIX = "storefront";
 export const AUTH_BASE_PATH = "/api/auth";
-const SESSION_COOKIE_CACHE_SECONDS = 60;
+export const SESSION_COOKIE_CACHE_SECONDS = 60;
 const MIGRATION_LOCK = 0x53_74_6f_72; // "Stor": one PostgreSQL advisory lock for concurrent first starts
 
 export type AuthSettings = Pick<
@@ -18,7 +19,7 @@ export type AuthSettings = Pick<
 >;
 
 /** better-auth as the shop sets it up: email and password, sessions and rate limits in our database. */
-export function createBetterAuth(database: AppDatabase, secret: string, settings: AuthSettings, log: Logger) {
+export function createBetterAuth(database: AppDatabase, secret: string, settings: AuthSettings, log: Logger, reset: PasswordResetHooks) {
   const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };
   return betterAuth({
     appName: "Storefront",
@@ -48,6 +49,11 @@ export function createBetterAuth(database: AppDatabase, secret: string, settings
       autoSignIn: true,
       minPasswordLength: 8,
       maxPasswordLength: 128,
+      // Password reset (issue 24): the link works once, for 15 minutes, and ends every session.
+      ...(reset.sendResetPassword ? { sendResetPassword: reset.sendResetPassword } : {}),
+      onPasswordReset: reset.onPasswordReset,
+      resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+      revokeSessionsOnPasswordReset: true,
     },
     rateLimit: {
       enabled: true,
@@ -55,7 +61,7 @@ export function createBetterAuth(database: AppDatabase, secret: string, settings
       storage: "database",
       window: 60,
       max: 100,
-      customRules: { "/sign-in/email": limit, "/sign-up/email": limit },
+      customRules: { "/sign-in/email": limit, "/sign-up/email": limit, "/request-password-reset": limit, "/reset-password": limit },
     },
     advanced: {
       cookiePrefix: COOKIE_PREFIX,

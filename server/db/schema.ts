@@ -5,6 +5,7 @@ export interface Schema {
   settings: SettingsTable;
   payments: PaymentsTable;
   orders: OrdersTable;
+  mail_outbox: MailOutboxTable;
 }
 
 /** Values the server generates once and every instance shares (e.g. the auth secret). */
@@ -42,4 +43,20 @@ export interface OrdersTable {
   basket: string;
   created: Bigint;
   placed: Bigint;
+}
+
+/** Mail waiting to be sent, sent, or given up on (server/mail/outbox.ts). */
+export interface MailOutboxTable {
+  id: string;
+  kind: string;
+  dedupe_key: string;
+  recipient: string;
+  /** JSON: what the template needs (server/mail/templates). */
+  payload: string;
+  status: "pending" | "sent" | "failed";
+  attempts: number;
+  next_attempt_at: Bigint;
+  last_error: string | null;
+  created: Bigint;
+  sent_at: Bigint | null;
 }

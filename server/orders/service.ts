@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Schema } from "../db/schema.ts";
+import { enqueueOrderConfirmation } from "../mail/order-confirmation.ts";
 import type { OrderEvents } from "./events.ts";
 import type { Order } from "./order.ts";
 import { decodeCursor, encodeCursor, findOrder, insertOrder, listOrders, ordersPlacedSince } from "./store.ts";
@@ -25,12 +26,16 @@ export class OrdersService {
 
   /**
    * Writes `order` for `userId` inside `trx` unless it exists (its id is the payment intent id),
-   * and announces it. True when this call wrote it.
+   * announces it and queues its confirmation mail (the outbox row commits with the order, or
+   * neither does). True when this call wrote it.
    */
   async place(trx: Transaction<Schema>, userId: string, order: Order): Promise<boolean> {
-    const placed = await insertOrder(trx, userId, order, this.now());
-    if (placed) await this.events.publish(trx, { type: "placed", userId, orderId: order.id });
-    return placed;
+    const now = this.now();
+    const placed = await insertOrder(trx, userId, order, now);
+    if (!placed) return false;
+    await this.events.publish(trx, { type: "placed", userId, orderId: order.id });
+    await enqueueOrderConfirmation(trx, userId, order, now);
+    return true;
   }
 
   /** A page of the shopper's orders, strictly after `before` (a previous page's `next`). */

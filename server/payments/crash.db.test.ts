@@ -110,6 +110,8 @@ describe("a crash in the middle of checkouts", () => {
     try {
       await crashRun({ DATA_DIR: dataDir }, () => openDatabase({ engine: "sqlite", file: path.join(dataDir, "storefront.sqlite") }));
     } finally {
+      // The restarted server may still be writing order confirmations under DATA_DIR/mail.
+      await Promise.all(servers.map((s) => s.stop("SIGKILL")));
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);

@@ -6,6 +6,7 @@ import { type AppDatabase, openDatabase } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrations.ts";
 import type { SsrHandler } from "../../server/load-context.ts";
 import { createLogger, type Logger } from "../../server/log.ts";
+import type { MailOptions } from "../../server/mail/service.ts";
 import type { PageRoutes } from "../../server/observability/page-routes.ts";
 import { createServices, type Services } from "../../server/services.ts";
 
@@ -25,6 +26,8 @@ export interface TestAppOptions {
   stripeApi?: { host: string; port: number; protocol: "http" | "https" };
   /** Page addresses to route patterns, as main.ts takes them from the build. */
   pageRoutes?: PageRoutes;
+  /** The mail worker's clock and adapter; it never polls here: a test drains it with services.mail.worker.drain(). */
+  mail?: Omit<MailOptions, "manual">;
 }
 
 /** The app as `main.ts` builds it, in-process: real config parsing, real services, real pipeline. */
@@ -44,6 +47,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<{ app: Retu
   const services = await createServices(config, log, database, {
     catalogue: options.catalogue ?? new EmbeddedCatalogue(),
     stripeApi: options.stripeApi,
+    mail: { ...options.mail, manual: true },
   });
   return { app: createApp({ config, log, services, ssr: options.ssr, clientDir: options.clientDir, pageRoutes: options.pageRoutes }), services };
 }

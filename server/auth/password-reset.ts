@@ -1,0 +1,111 @@
+import { sql, type Kysely } from "kysely";
+import type { Schema } from "../db/schema.ts";
+import type { Logger } from "../log.ts";
+import { countRecent, enqueueMail } from "../mail/outbox.ts";
+import { hashKey } from "../mail/keys.ts";
+import type { AuthResult } from "./auth.ts";
+
+/** How long a reset link works (better-auth's resetPasswordTokenExpiresIn, in seconds). */
+export const RESET_TOKEN_SECONDS = 15 * 60;
+/** Reset mails one address gets per window; more requests get the same answer and no mail. */
+const RESET_MAILS_PER_ADDRESS = 3;
+const RESET_MAIL_WINDOW_MS = 60 * 60 * 1000;
+/**
+ * Every request for a reset link is answered no sooner than this after it arrived: with or
+ * without an account behind the email, the answer comes after the same time.
+ */
+const ANSWER_FLOOR_MS = 400;
+
+/** The answer to every accepted request, whether an account exists or not (issue 24). */
+export const RESET_REQUESTED = "If an account exists for that email, we sent a link to reset the password.";
+export const RESET_LINK_INVALID = "This password reset link has expired or has already been used. Ask for a new one below.";
+
+/**
+ * better-auth's `sendResetPassword`: writes the reset mail to the outbox and wakes the worker.
+ * Once an address has had its share of reset mails this window, it writes none (and says nothing
+ * different to the asker). The answer only comes after the row is committed, so a shopper told
+ * "we sent a link" has a mail on its way whatever happens to this process.
+ */
+export function resetMailWriter(db: Kysely<Schema>, log: Logger, wake: () => void, now: () => number = Date.now): SendResetPassword {
+  return async ({ user, token }) => {
+    const time = now();
+    if ((await countRecent(db, "password_reset", user.email, time - RESET_MAIL_WINDOW_MS)) >= RESET_MAILS_PER_ADDRESS) {
+      log.warn({ user: user.id }, "password reset mail not sent: this address had its share of reset mails this hour");
+      return;
+    }
+    await enqueueMail(db, {
+      kind: "password_reset",
+      key: hashKey(token),
+      recipient: user.email,
+      now: time,
+      payload: { token, validMinutes: RESET_TOKEN_SECONDS / 60 },
+    });
+    wake();
+  };
+}
+
+/** Writes a reset mail (resetMailWriter). */
+export type SendResetPassword = (data: { user: { id: string; email: string }; token: string }) => Promise<void>;
+
+/** What better-auth's options get from us for the reset flow. */
+export interface PasswordResetHooks {
+  sendResetPassword?: SendResetPassword;
+  /** After any reset (our page or the raw API): every session of the user was just revoked. */
+  onPasswordReset: (data: { user: { id: string } }) => Promise<void>;
+}
+
+type Call = (path: string, body: object, clientIp: string) => Promise<AuthResult>;
+
+/** The reset flow as the /auth/forgot and /auth/reset pages run it, through better-auth's endpoints. */
+export class PasswordReset {
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly call: Call,
+    private readonly signIn: (email: string, password: string, clientIp: string) => Promise<AuthResult>,
+    private readonly answerFloorMs = ANSWER_FLOOR_MS,
+  ) {}
+
+  /** Asks for a reset link; the same answer, after the same time, whether the account exists or not. */
+  async request(email: string, clientIp: string): Promise<{ ok: true; message: string } | { ok: false; status: number; message: string }> {
+    const result = await this.evenly(() => this.call("/request-password-reset", { email }, clientIp));
+    return result.ok ? { ok: true, message: RESET_REQUESTED } : result;
+  }
+
+  /** Runs `work` and answers no sooner than the floor after it started, so its duration tells nothing. */
+  async evenly<T>(work: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    const result = await work();
+    const wait = started + this.answerFloorMs - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    return result;
+  }
+
+  /** Whether the link's token can still be used (unused and not expired). */
+  async check(token: string): Promise<{ ok: true } | { ok: false; message: string }> {
+    return (await this.holder(token)) ? { ok: true } : { ok: false, message: RESET_LINK_INVALID };
+  }
+
+  /**
+   * Sets the new password (8 to 128 characters), revokes every session of the user, and signs
+   * this browser in with a new one. A used or expired link gets RESET_LINK_INVALID.
+   */
+  async reset(token: string, newPassword: string, clientIp: string): Promise<AuthResult> {
+    const holder = await this.holder(token);
+    if (!holder) return { ok: false, status: 400, message: RESET_LINK_INVALID };
+    const result = await this.call("/reset-password", { token, newPassword }, clientIp);
+    if (!result.ok) return /token/i.test(result.message) ? { ok: false, status: 400, message: RESET_LINK_INVALID } : result;
+    // better-auth has revoked every session of the user (onPasswordReset marks their cached cookies); this browser gets a new one.
+    return this.signIn(holder.email, newPassword, clientIp);
+  }
+
+  /** The user a live reset token belongs to; null for an unknown, used or expired one. */
+  private async holder(token: string): Promise<{ userId: string; email: string } | null> {
+    if (!token || token.length > 200) return null;
+    const { rows } = await sql<{ userId: string; email: string; expiresAt: string | number | Date }>`
+      select u.id as "userId", u.email as email, v."expiresAt" as "expiresAt"
+      from verification v join "user" u on u.id = v.value
+      where v.identifier = ${`reset-password:${token}`}`.execute(this.db);
+    const row = rows[0];
+    return row && new Date(row.expiresAt).getTime() > Date.now() ? { userId: row.userId, email: row.email } : null;
+  }
+}

@@ -1,0 +1,116 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Engine } from "../db/database.ts";
+import type { MailOutboxTable, Schema } from "../db/schema.ts";
+import { forgetAfterSending, type MailKind, type PayloadOf } from "./templates/index.ts";
+
+type Db = Kysely<Schema> | Transaction<Schema>;
+
+export type OutboxRow = Omit<Selectable<MailOutboxTable>, "next_attempt_at" | "created" | "sent_at"> & {
+  next_attempt_at: number;
+  created: number;
+  sent_at: number | null;
+};
+
+/**
+ * Writes a message to the outbox, in the caller's transaction. One message per kind and key
+ * (e.g. per order): a second call for the same key changes nothing. True when this call wrote it.
+ */
+export async function enqueueMail<K extends MailKind>(
+  db: Db,
+  mail: { kind: K; key: string; recipient: string; payload: PayloadOf<K>; now: number },
+): Promise<boolean> {
+  const result = await db
+    .insertInto("mail_outbox")
+    .values({
+      id: randomUUID(),
+      kind: mail.kind,
+      dedupe_key: mail.key,
+      recipient: mail.recipient,
+      payload: JSON.stringify(mail.payload),
+      status: "pending",
+      attempts: 0,
+      next_attempt_at: mail.now,
+      last_error: null,
+      created: mail.now,
+      sent_at: null,
+    })
+    .onConflict((oc) => oc.columns(["kind", "dedupe_key"]).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** How many messages of `kind` went to `recipient` since `since` (for per-address limits). */
+export async function countRecent(db: Db, kind: MailKind, recipient: string, since: number): Promise<number> {
+  const row = await db
+    .selectFrom("mail_outbox")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("kind", "=", kind)
+    .where("recipient", "=", recipient)
+    .where("created", ">=", since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Runs `handle` on the oldest due pending message, if any, and returns what it returned (null
+ * when nothing is due). On PostgreSQL the row stays locked (`FOR UPDATE SKIP LOCKED`) until
+ * `handle` has sent it and recorded the outcome, so other instances skip it, and a crash releases
+ * it at once for the next attempt. SQLite has one process and one worker: no lock is needed.
+ */
+export async function withNextDue<T>(
+  db: Kysely<Schema>,
+  engine: Engine,
+  now: number,
+  handle: (trx: Db, row: OutboxRow) => Promise<T>,
+): Promise<T | null> {
+  const next = (trx: Db) => {
+    const query = trx
+      .selectFrom("mail_outbox")
+      .selectAll()
+      .where("status", "=", "pending")
+      .where("next_attempt_at", "<=", now)
+      .orderBy("next_attempt_at")
+      .orderBy("id")
+      .limit(1);
+    return (engine === "postgres" ? query.forUpdate().skipLocked() : query).executeTakeFirst();
+  };
+  const run = async (trx: Db) => {
+    const row = await next(trx);
+    return row ? handle(trx, toRow(row)) : null;
+  };
+  return engine === "postgres" ? db.transaction().execute(run) : run(db);
+}
+
+/** Marks a message sent; a payload that holds a secret (a reset token) is dropped once it has left. */
+export async function markSent(db: Db, row: Pick<OutboxRow, "id" | "kind">, now: number, attempts: number): Promise<void> {
+  await db
+    .updateTable("mail_outbox")
+    .set({ status: "sent", sent_at: now, attempts, last_error: null, ...(forgetAfterSending.has(row.kind) ? { payload: "{}" } : {}) })
+    .where("id", "=", row.id)
+    .execute();
+}
+
+/** Records a failed attempt: back to pending until `retryAt`, or `failed` for good when it is null. */
+export async function markAttemptFailed(db: Db, id: string, attempts: number, error: string, retryAt: number | null): Promise<void> {
+  await db
+    .updateTable("mail_outbox")
+    .set({ attempts, last_error: error.slice(0, 2_000), ...(retryAt === null ? { status: "failed" } : { next_attempt_at: retryAt }) })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** The outbox, newest first: what the back office's /admin/mail will list. */
+export async function listOutbox(db: Db, limit: number): Promise<OutboxRow[]> {
+  const rows = await db.selectFrom("mail_outbox").selectAll().orderBy("created", "desc").orderBy("id").limit(limit).execute();
+  return rows.map(toRow);
+}
+
+function toRow(row: Selectable<MailOutboxTable>): OutboxRow {
+  return {
+    ...row,
+    next_attempt_at: Number(row.next_attempt_at),
+    created: Number(row.created),
+    sent_at: row.sent_at === null ? null : Number(row.sent_at),
+  };
+}
