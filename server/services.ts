@@ -94,6 +94,7 @@ export async function createServices(
       clearInterval(timer);
       search.close();
       await reconciling;
+      await auth.close();
       await database.close();
     },
   };

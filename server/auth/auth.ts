@@ -2,8 +2,21 @@ import { getSessionCookie } from "better-auth/cookies";
 import type { AppDatabase } from "../db/database.ts";
 import { generatedSetting } from "../db/settings.ts";
 import type { Logger } from "../log.ts";
-import { AUTH_BASE_PATH, type AuthSettings, type BetterAuth, CLIENT_IP_HEADER, COOKIE_PREFIX, createBetterAuth, migrateAuthTables } from "./better-auth.ts";
+import {
+  AUTH_BASE_PATH,
+  type AuthSettings,
+  type BetterAuth,
+  CLIENT_IP_HEADER,
+  COOKIE_PREFIX,
+  createBetterAuth,
+  migrateAuthTables,
+  SESSION_COOKIE_CACHE_SECONDS,
+} from "./better-auth.ts";
+import { SessionRevocations } from "./revocations.ts";
 import { sessionCacheExpiry, VerifiedSessions } from "./session-cache.ts";
+
+/** How long an ended session stays on the revocation list: a cache cookie's lifetime, plus clock skew between instances. */
+const REVOCATION_KEEP_MS = (SESSION_COOKIE_CACHE_SECONDS + 60) * 1000;
 
 /** The signed-in shopper as the app sees them (spec section 3): uid and email, nothing else. */
 export interface SessionUser {
@@ -27,14 +40,25 @@ export class AuthService {
   private constructor(
     private readonly auth: BetterAuth,
     private readonly settings: AuthSettings,
+    private readonly revocations: SessionRevocations,
   ) {}
 
   /** Builds better-auth on `database`, creating its tables and its secret the first time. */
   static async create(database: AppDatabase, settings: AuthSettings, log: Logger): Promise<AuthService> {
     const secret = await generatedSetting(database.db, "auth_secret");
-    const auth = createBetterAuth(database, secret, settings, log);
+    const revocations = new SessionRevocations(database, REVOCATION_KEEP_MS, log);
+    const auth = createBetterAuth(database, secret, settings, log, {
+      ending: (sessionId) => revocations.revoke(sessionId),
+      isRevoked: (sessionId) => revocations.isRevoked(sessionId),
+    });
     await migrateAuthTables(database, auth);
-    return new AuthService(auth, settings);
+    await revocations.ready();
+    return new AuthService(auth, settings, revocations);
+  }
+
+  /** Stops listening for other instances' revocations. */
+  close(): Promise<void> {
+    return this.revocations.close();
   }
 
   /** better-auth's own routes (/api/auth/*), given the untouched request. */
@@ -55,13 +79,14 @@ export class AuthService {
     if (!this.hasSessionCookie(headers)) return { user: null, setCookies: [] };
     const cookies = headers.get("cookie") ?? "";
     const known = this.verified.get(cookies);
-    if (known) return { user: known, setCookies: [] };
+    // A session ended on any instance is refused at once, however valid its cached cookie still is.
+    if (known && !this.revocations.isRevoked(known.sessionId)) return { user: known.user, setCookies: [] };
     const { headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true });
     const user = session ? { uid: session.user.id, email: session.user.email } : null;
     const setCookies = answer.getSetCookie();
     // Answered from the session cache cookie (nothing renewed): the same cookies mean the same user until it expires.
-    const until = user && setCookies.length === 0 ? sessionCacheExpiry(cookies) : null;
-    if (user && until) this.verified.set(cookies, user, until);
+    const until = session && setCookies.length === 0 ? sessionCacheExpiry(cookies) : null;
+    if (session && until) this.verified.set(cookies, { user: { uid: session.user.id, email: session.user.email }, sessionId: session.session.id }, until);
     return { user, setCookies };
   }
 

@@ -5,6 +5,7 @@ export interface Schema {
   settings: SettingsTable;
   payments: PaymentsTable;
   orders: OrdersTable;
+  session_revocations: SessionRevocationsTable;
 }
 
 /** Values the server generates once and every instance shares (e.g. the auth secret). */
@@ -42,4 +43,10 @@ export interface OrdersTable {
   basket: string;
   created: Bigint;
   placed: Bigint;
+}
+
+/** Ended sessions whose cached cookies every instance refuses until `until` (epoch ms). */
+export interface SessionRevocationsTable {
+  session_id: string;
+  until: Bigint;
 }
