@@ -55,6 +55,10 @@ const schema = z.object({
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\S+$/, "must be a Stripe secret key (sk_…)").optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_\S+$/, "must be a Stripe publishable key (pk_…)").optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, "must be a Stripe webhook signing secret (whsec_…)").optional(),
+  // Unpaid payment intents are cancelled (at the gateway too) once they are this old.
+  PAYMENT_INTENT_TTL_HOURS: positiveInt.default(24),
+  // Payment intents one shopper may create per minute before POST /api/payment/create answers 429.
+  PAYMENT_CREATE_RATE_LIMIT: positiveInt.default(30),
   CATALOGUE_IMAGE_ORIGINS: originList.default([]),
   IMAGE_CACHE_MB: positiveInt.default(200),
   // Rendered anonymous pages kept in memory (0: none, every page is rendered afresh).

@@ -10,6 +10,7 @@ import { databaseTarget, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import type { SsrHandler } from "./load-context.ts";
 import { createLogger } from "./log.ts";
+import { startReconciler } from "./payments/reconciler.ts";
 import { createServices } from "./services.ts";
 
 // Under a burst of page renders V8 lets its heap grow to several times what is live and is slow to
@@ -21,6 +22,8 @@ const BUILD_DIR = path.resolve("build");
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How long the services get to close after the requests are done. */
 const SHUTDOWN_CLOSE_MS = 5_000;
+/** How often payment intents in flight are looked after (paid ones fulfilled, expired ones cancelled). */
+const RECONCILE_EVERY_MS = 5 * 60 * 1000;
 
 function configOrExit(): Config {
   try {
@@ -56,6 +59,8 @@ async function main() {
   const applied = await migrateToLatest(database);
   if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
   const services = await createServices(config, log, database);
+  // Here, not in createServices: every test builds the services, and only a running shop reconciles.
+  const reconciling = startReconciler(services.reconciler, RECONCILE_EVERY_MS, log);
   const { ssr, clientDir, middleware } = await pageRenderer(config);
 
   const app = createApp({ config, log, services, ssr, clientDir });
@@ -94,6 +99,7 @@ async function main() {
     }, SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS).unref();
     server.close(async () => {
       clearTimeout(force);
+      await reconciling.stop();
       await services.close();
       log.info("stopped");
       process.exit(0);

@@ -8,6 +8,7 @@ import { InProcessOrderEvents, type OrderEvents, PostgresOrderEvents } from "./o
 import { OrderFeed } from "./orders/feed.ts";
 import { OrdersService } from "./orders/service.ts";
 import type { CheckoutMode } from "./payments/gateway.ts";
+import { PaymentReconciler } from "./payments/reconciler.ts";
 import { PaymentsService } from "./payments/service.ts";
 import { StripeGateway } from "./payments/stripe-gateway.ts";
 import { TestGateway } from "./payments/test-gateway.ts";
@@ -23,9 +24,9 @@ export type ServicesConfig = CatalogueConfig &
   | "STRIPE_SECRET_KEY"
   | "STRIPE_PUBLISHABLE_KEY"
   | "STRIPE_WEBHOOK_SECRET"
+  | "PAYMENT_INTENT_TTL_HOURS"
+  | "PAYMENT_CREATE_RATE_LIMIT"
 >;
-
-const RECONCILE_EVERY_MS = 5 * 60 * 1000;
 
 /** Every back-end service, built once per process; `main.ts` and the tests both use it. */
 export interface Services {
@@ -39,9 +40,11 @@ export interface Services {
   /** The live order feeds (SSE) of this process. */
   readonly orderFeed: OrderFeed;
   readonly checkout: CheckoutMode;
+  /** Looks after payment intents in flight; started by `main.ts` (startReconciler), run by tests. */
+  readonly reconciler: PaymentReconciler;
   /**
-   * Stops everything in order: open event streams, the LISTEN connection, the reconciler, then
-   * the database, since the others may still be using it.
+   * Stops everything in order: open event streams, the LISTEN connections, then the database,
+   * since the others may still be using it. (`main.ts` stops the reconciler it started first.)
    */
   close(): Promise<void>;
 }
@@ -66,17 +69,11 @@ export async function createServices(
     database.driver.engine === "postgres" ? new PostgresOrderEvents(database.driver.pool.options, log) : new InProcessOrderEvents();
   const orders = new OrdersService(database.db, orderEvents);
   const orderFeed = new OrderFeed(orders, orderEvents, log);
-  const payments = new PaymentsService({ db: database.db, catalogue, gateway, orders, log });
+  const payments = new PaymentsService({ db: database.db, catalogue, gateway, orders, log, createLimitPerMinute: config.PAYMENT_CREATE_RATE_LIMIT });
+  const reconciler = new PaymentReconciler({ database, gateway, payments, ttlMs: config.PAYMENT_INTENT_TTL_HOURS * 3_600_000, log });
   const search = new CatalogueSearch(catalogue, log);
   const checkout: CheckoutMode =
     gateway.kind === "stripe" && config.STRIPE_PUBLISHABLE_KEY ? { gateway: "stripe", publishableKey: config.STRIPE_PUBLISHABLE_KEY } : { gateway: "test" };
-
-  // No paid intent stays without an order: ask the gateway about stragglers now and every few minutes.
-  const reconcile = () =>
-    payments.reconcile().catch((error: unknown) => log.error({ err: error }, "payment reconciliation failed; will retry"));
-  let reconciling: Promise<unknown> = reconcile();
-  const timer = setInterval(() => (reconciling = reconcile()), RECONCILE_EVERY_MS);
-  timer.unref();
 
   return {
     database,
@@ -88,12 +85,11 @@ export async function createServices(
     orderEvents,
     orderFeed,
     checkout,
+    reconciler,
     async close() {
       orderFeed.closeAll();
       await orderEvents.close();
-      clearInterval(timer);
       search.close();
-      await reconciling;
       await auth.close();
       await database.close();
     },

@@ -33,6 +33,8 @@ export interface PaymentsTable {
   card_last4: string | null;
   created: Bigint;
   updated: Bigint;
+  /** When the reconciler last asked the gateway about it (epoch ms; 0: never). */
+  checked: ColumnType<string | number, number | undefined, number>;
 }
 
 export interface OrdersTable {

@@ -1,6 +1,7 @@
 import type { Migration } from "kysely";
 import settings from "./0001_settings.ts";
 import paymentsAndOrders from "./0002_payments_and_orders.ts";
+import paymentLifecycle from "./0004_payment_lifecycle.ts";
 import sessionRevocations from "./0005_session_revocations.ts";
 
 /**
@@ -11,5 +12,6 @@ import sessionRevocations from "./0005_session_revocations.ts";
 export const migrations: Record<string, Migration> = {
   "0001_settings": settings,
   "0002_payments_and_orders": paymentsAndOrders,
+  "0004_payment_lifecycle": paymentLifecycle,
   "0005_session_revocations": sessionRevocations,
 };
