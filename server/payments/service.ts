@@ -33,6 +33,8 @@ export interface PaymentsDeps {
 }
 
 const fail = (status: PaymentFailure["status"], message: string, code?: string): PaymentFailure => ({ ok: false, status, message, code });
+/** Stripe's limit for one payment in USD ($999,999.99); the test gateway keeps to it too. */
+export const MAX_AMOUNT_CENTS = 99_999_999;
 const NOT_FOUND = fail(404, "No such payment intent.", "resource_missing");
 
 const summary = (order: Order): PaymentIntentSummary => ({ id: order.id, amount: order.amount, created: Math.floor(order.created / 1000) });
@@ -73,6 +75,9 @@ export class PaymentsService {
       return fail(409, `The basket's prices have changed: its total is now ${formatCents(totalCents)}. Please review your basket.`, "amount_mismatch");
     }
     if (totalCents === 0) return fail(422, "There is nothing to pay for.", "amount_too_small");
+    if (totalCents > MAX_AMOUNT_CENTS) {
+      return fail(422, `A single payment can be at most ${formatCents(MAX_AMOUNT_CENTS)}; this basket comes to ${formatCents(totalCents)}. Please remove some items.`, "amount_too_large");
+    }
     const checkoutId = randomUUID();
     const intent = await this.deps.gateway.createIntent({ amountCents: totalCents, userId, checkoutId });
     await insertPayment(this.deps.db, {
