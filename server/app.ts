@@ -4,6 +4,7 @@ import { sessionMiddleware } from "./auth/session-middleware.ts";
 import { catalogueRoutes } from "./catalogue/routes.ts";
 import type { Config } from "./config.ts";
 import { clientAddressStep } from "./http/client.ts";
+import { bodyLimitStep } from "./http/body-limit.ts";
 import { compression } from "./http/compression.ts";
 import { contentSecurityPolicy } from "./http/csp.ts";
 import type { AppEnv } from "./http/env.ts";
@@ -50,6 +51,7 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
   app.use("*", compression());
   app.use("*", clientAddressStep(config.TRUST_PROXY));
   app.use("*", sameOriginWrites(config.TRUSTED_ORIGINS));
+  app.use("*", bodyLimitStep());
   app.use("*", sessionMiddleware(services.auth));
   app.route("/api", apiRoutes(services, { instance: `${config.INSTANCE_NAME}:${process.pid}`, routes: () => app.routes }));
   mountImages(app, services.catalogue.images);
