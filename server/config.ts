@@ -79,6 +79,15 @@ export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL"> & {
 
 export class ConfigError extends Error {}
 
+/**
+ * Variables whose values must never be printed: Stripe's keys, any *_SECRET or *_KEY, SMTP_URL,
+ * and any URL that may carry a password (a DATABASE_URL, or any *_URL with an "@"), even when
+ * malformed: a typo must not put the password in a log.
+ */
+export function isSecret(name: string, value: string): boolean {
+  return /^STRIPE_|_SECRET$|_KEY$|^SMTP_URL$|^DATABASE_URL$/.test(name) || (name.endsWith("_URL") && value.includes("@"));
+}
+
 /** Reads the environment once. Empty strings count as unset, as in most .env tooling. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const input = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
@@ -87,9 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0]);
     const got = env[name];
-    throw new ConfigError(
-      `Invalid environment variable ${name}: ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`,
-    );
+    // A secret's value is never printed: start-up errors end up in logs, terminals and CI output.
+    const shown = got === undefined || isSecret(name, got) ? "" : ` (got ${JSON.stringify(got)})`;
+    throw new ConfigError(`Invalid environment variable ${name}: ${issue.message}${shown}`);
   }
   const config = result.data;
   if (Boolean(config.STRIPE_SECRET_KEY) !== Boolean(config.STRIPE_PUBLISHABLE_KEY)) {
