@@ -12,6 +12,7 @@ import { errorHandler } from "./http/errors.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
 import { isFilePath } from "./http/paths.ts";
 import { requestLog } from "./http/request-log.ts";
+import { retryAfterOn429 } from "./http/retry-after.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { staticFiles } from "./http/static-files.ts";
 import { mountImages } from "./images/routes.ts";
@@ -21,7 +22,7 @@ import { pages } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 export interface AppDeps {
-  config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "TRUSTED_ORIGINS" | "TRUST_PROXY" | "PAGE_CACHE_ENTRIES" | "INSTANCE_NAME">;
+  config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "TRUSTED_ORIGINS" | "TRUST_PROXY" | "PAGE_CACHE_ENTRIES" | "INSTANCE_NAME" | "AUTH_RATE_LIMIT_WINDOW_SECONDS">;
   log: Logger;
   services: Services;
   /** React Router's request handler; absent in API-only tests. */
@@ -40,6 +41,7 @@ export function createApp({ config, log, services, ssr, clientDir }: AppDeps) {
   app.onError(errorHandler(services.database, log));
 
   app.use("*", requestLog(log));
+  app.use("*", retryAfterOn429(config.AUTH_RATE_LIMIT_WINDOW_SECONDS));
   app.use("*", securityHeaders({
     csp: contentSecurityPolicy({ development, checkout: services.checkout }),
     hsts: config.PUBLIC_URL.startsWith("https:") ? "max-age=31536000; includeSubDomains" : false,
