@@ -81,11 +81,11 @@ export class ConfigError extends Error {}
 
 /**
  * Variables whose values must never be printed: Stripe's keys, any *_SECRET or *_KEY, SMTP_URL,
- * and any URL that may carry a password (a DATABASE_URL, or any *_URL with an "@"), even when
- * malformed: a typo must not put the password in a log.
+ * and any URL that may carry a password (a DATABASE_URL or any other *_URL with an "@" in it), even
+ * when malformed: a typo must not put the password in a log.
  */
 export function isSecret(name: string, value: string): boolean {
-  return /^STRIPE_|_SECRET$|_KEY$|^SMTP_URL$|^DATABASE_URL$/.test(name) || (name.endsWith("_URL") && value.includes("@"));
+  return /^STRIPE_|_SECRET$|_KEY$|^SMTP_URL$/.test(name) || (name.endsWith("_URL") && value.includes("@"));
 }
 
 /** Reads the environment once. Empty strings count as unset, as in most .env tooling. */
