@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { CLIENT_IP_HEADER } from "./auth/better-auth.ts";
 import { allowedMethods } from "./http/allowed-methods.ts";
 import type { AppEnv } from "./http/env.ts";
@@ -11,24 +10,15 @@ import { paymentRoutes } from "./payments/routes.ts";
 import { searchRoutes } from "./search/routes.ts";
 import type { Services } from "./services.ts";
 
-const MAX_BODY_BYTES = 64 * 1024;
-
 /**
  * /api: what the browser calls directly (auth, payment, live feed, search suggestions) and health.
- * No body is parsed here: each route validates its own, and better-auth gets the raw request.
+ * No body is parsed here (its size is limited before, server/http/body-limit.ts): each route
+ * validates its own, and better-auth gets the raw request.
  * `routes` lists every route of the whole app, for the 405's Allow header.
  */
 export function apiRoutes(services: Services, options: { instance: string; routes: () => ReadonlyArray<{ method: string; path: string }> }): Hono<AppEnv> {
   const { auth, database, catalogue } = services;
   const api = new Hono<AppEnv>();
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new HttpError(413, "The request body is too large.");
-    },
-  });
-  // GET and HEAD carry no body; asking would make the adapter build a full Request for nothing.
-  api.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   // better-auth's own routes. Our HTTP layer, not the client, says who the client is.
   api.on(["GET", "POST"], "/auth/*", (c) => {
     const headers = new Headers(c.req.raw.headers);

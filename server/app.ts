@@ -4,12 +4,14 @@ import { sessionMiddleware } from "./auth/session-middleware.ts";
 import { catalogueRoutes } from "./catalogue/routes.ts";
 import type { Config } from "./config.ts";
 import { clientAddressStep } from "./http/client.ts";
+import { bodyLimitStep } from "./http/body-limit.ts";
 import { compression } from "./http/compression.ts";
 import { contentSecurityPolicy } from "./http/csp.ts";
 import type { AppEnv } from "./http/env.ts";
 import { errorHandler } from "./http/errors.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
 import { isFilePath } from "./http/paths.ts";
+import { retryAfterOn429 } from "./http/retry-after.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { staticFiles } from "./http/static-files.ts";
 import { mountImages } from "./images/routes.ts";
@@ -21,7 +23,7 @@ import { pages } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 export interface AppDeps {
-  config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "TRUSTED_ORIGINS" | "TRUST_PROXY" | "PAGE_CACHE_ENTRIES" | "INSTANCE_NAME">;
+  config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "TRUSTED_ORIGINS" | "TRUST_PROXY" | "PAGE_CACHE_ENTRIES" | "INSTANCE_NAME" | "AUTH_RATE_LIMIT_WINDOW_SECONDS">;
   log: Logger;
   services: Services;
   /** React Router's request handler; absent in API-only tests. */
@@ -42,6 +44,7 @@ export function createApp({ config, log, services, ssr, clientDir, pageRoutes }:
   app.onError(errorHandler(services.database, log));
 
   app.use("*", observeRequests({ log, metrics: services.metrics, tracing: services.tracing, trustProxy: config.TRUST_PROXY, pageRoutes }));
+  app.use("*", retryAfterOn429(config.AUTH_RATE_LIMIT_WINDOW_SECONDS));
   app.use("*", securityHeaders({
     csp: contentSecurityPolicy({ development, checkout: services.checkout }),
     hsts: config.PUBLIC_URL.startsWith("https:") ? "max-age=31536000; includeSubDomains" : false,
@@ -53,6 +56,7 @@ export function createApp({ config, log, services, ssr, clientDir, pageRoutes }:
   app.use("*", compression());
   app.use("*", clientAddressStep(config.TRUST_PROXY));
   app.use("*", sameOriginWrites(config.TRUSTED_ORIGINS));
+  app.use("*", bodyLimitStep());
   app.use("*", sessionMiddleware(services.auth));
   app.route("/api", apiRoutes(services, { instance: `${config.INSTANCE_NAME}:${process.pid}`, routes: () => app.routes }));
   mountImages(app, services.catalogue.images);

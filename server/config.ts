@@ -55,6 +55,10 @@ const schema = z.object({
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\S+$/, "must be a Stripe secret key (sk_…)").optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_\S+$/, "must be a Stripe publishable key (pk_…)").optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, "must be a Stripe webhook signing secret (whsec_…)").optional(),
+  // Unpaid payment intents are cancelled (at the gateway too) once they are this old.
+  PAYMENT_INTENT_TTL_HOURS: positiveInt.default(24),
+  // Payment intents one shopper may create per minute before POST /api/payment/create answers 429.
+  PAYMENT_CREATE_RATE_LIMIT: positiveInt.default(30),
   CATALOGUE_IMAGE_ORIGINS: originList.default([]),
   IMAGE_CACHE_MB: positiveInt.default(200),
   // Rendered anonymous pages kept in memory (0: none, every page is rendered afresh).
@@ -84,9 +88,6 @@ const schema = z.object({
   MAIL_MAX_ATTEMPTS: positiveInt.default(8),
 });
 
-/** Variables whose value never appears in an error message (they hold passwords). */
-const SECRETS = new Set(["SMTP_URL"]);
-
 export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL" | "MAIL_FROM"> & {
   PUBLIC_URL: string;
   /** The sender of every mail; by default `Storefront <no-reply@{PUBLIC_URL's host}>`. */
@@ -100,6 +101,15 @@ export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL" | "MAIL_FROM"> & 
 
 export class ConfigError extends Error {}
 
+/**
+ * Variables whose values must never be printed: Stripe's keys, any *_SECRET or *_KEY, SMTP_URL,
+ * and any URL that may carry a password (a DATABASE_URL or any other *_URL with an "@" in it), even
+ * when malformed: a typo must not put the password in a log.
+ */
+export function isSecret(name: string, value: string): boolean {
+  return /^STRIPE_|_SECRET$|_KEY$|^SMTP_URL$/.test(name) || (name.endsWith("_URL") && value.includes("@"));
+}
+
 /** Reads the environment once. Empty strings count as unset, as in most .env tooling. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const input = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
@@ -107,10 +117,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0]);
-    const got = SECRETS.has(name) ? undefined : env[name];
-    throw new ConfigError(
-      `Invalid environment variable ${name}: ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`,
-    );
+    const got = env[name];
+    // A secret's value is never printed: start-up errors end up in logs, terminals and CI output.
+    const shown = got === undefined || isSecret(name, got) ? "" : ` (got ${JSON.stringify(got)})`;
+    throw new ConfigError(`Invalid environment variable ${name}: ${issue.message}${shown}`);
   }
   const config = result.data;
   if (Boolean(config.STRIPE_SECRET_KEY) !== Boolean(config.STRIPE_PUBLISHABLE_KEY)) {

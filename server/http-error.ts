@@ -1,11 +1,19 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** An error with the status and message a client should see. */
+/** An error with the status and message a client should see (and any headers that go with it). */
 export class HttpError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     message: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
+  }
+}
+
+/** 429, with the standard Retry-After (seconds) every client and proxy understands. */
+export class TooManyRequests extends HttpError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }

@@ -13,6 +13,7 @@ import { createLogger } from "./log.ts";
 import { serveMetrics } from "./observability/metrics-server.ts";
 import { type PageRoutes, pageRoutes } from "./observability/page-routes.ts";
 import { startTracing } from "./observability/tracing.ts";
+import { startReconciler } from "./payments/reconciler.ts";
 import { createServices } from "./services.ts";
 
 // Under a burst of page renders V8 lets its heap grow to several times what is live and is slow to
@@ -24,6 +25,8 @@ const BUILD_DIR = path.resolve("build");
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How long the services get to close after the requests are done. */
 const SHUTDOWN_CLOSE_MS = 5_000;
+/** How often payment intents in flight are looked after (paid ones fulfilled, expired ones cancelled). */
+const RECONCILE_EVERY_MS = 5 * 60 * 1000;
 
 function configOrExit(): Config {
   try {
@@ -61,6 +64,8 @@ async function main() {
   const applied = await migrateToLatest(database);
   if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
   const services = await createServices(config, log, database, { tracing });
+  // Here, not in createServices: every test builds the services, and only a running shop reconciles.
+  const reconciling = startReconciler(services.reconciler, RECONCILE_EVERY_MS, log, services.metrics);
   const { ssr, clientDir, middleware, pageRoutes } = await pageRenderer(config);
   const metricsServer = config.METRICS_PORT === undefined ? null : await serveMetrics(services.metrics.registry, config.METRICS_HOST, config.METRICS_PORT);
   if (metricsServer) log.info({ url: metricsServer.url }, "metrics listening");
@@ -114,6 +119,7 @@ async function main() {
     }, SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS).unref();
     server.close(async () => {
       clearTimeout(force);
+      await reconciling.stop();
       await services.close();
       await metricsServer?.close();
       await tracing.shutdown().catch((error: unknown) => log.warn({ err: error }, "tracing: spans not sent at shutdown"));

@@ -15,6 +15,7 @@ import { OrderFeed } from "./orders/feed.ts";
 import { OrdersService } from "./orders/service.ts";
 import type { CheckoutMode } from "./payments/gateway.ts";
 import { instrumentedGateway } from "./payments/instrumented-gateway.ts";
+import { PaymentReconciler } from "./payments/reconciler.ts";
 import { PaymentsService } from "./payments/service.ts";
 import { StripeGateway } from "./payments/stripe-gateway.ts";
 import { TestGateway } from "./payments/test-gateway.ts";
@@ -32,9 +33,9 @@ export type ServicesConfig = CatalogueConfig &
   | "STRIPE_PUBLISHABLE_KEY"
   | "STRIPE_WEBHOOK_SECRET"
   | "METRICS_PORT"
+  | "PAYMENT_INTENT_TTL_HOURS"
+  | "PAYMENT_CREATE_RATE_LIMIT"
 >;
-
-const RECONCILE_EVERY_MS = 5 * 60 * 1000;
 
 /** Every back-end service, built once per process; `main.ts` and the tests both use it. */
 export interface Services {
@@ -56,9 +57,12 @@ export interface Services {
   readonly readiness: Readiness;
   /** The mail adapter and the outbox worker (issue 24). */
   readonly mail: MailService;
+  /** Looks after payment intents in flight; started by `main.ts` (startReconciler), run by tests. */
+  readonly reconciler: PaymentReconciler;
   /**
-   * Stops everything in order: open event streams, the LISTEN connection, the reconciler, the
-   * mail worker (after the message in flight), then the database, since the others may still be using it.
+   * Stops everything in order: open event streams, the LISTEN connections, the mail worker (after
+   * the message in flight), then the database, since the others may still be using it. (`main.ts`
+   * stops the reconciler it started first.)
    */
   close(): Promise<void>;
 }
@@ -94,25 +98,22 @@ export async function createServices(
     database.driver.engine === "postgres" ? new PostgresOrderEvents(database.driver.pool.options, log) : new InProcessOrderEvents();
   const orders = new OrdersService(database.db, orderEvents);
   const orderFeed = new OrderFeed(orders, orderEvents, log);
-  const payments = new PaymentsService({ db: database.db, catalogue, gateway: instrumentedGateway(gateway, metrics), orders, log, telemetry: metrics });
+  const paymentGateway = instrumentedGateway(gateway, metrics);
+  const payments = new PaymentsService({
+    db: database.db,
+    catalogue,
+    gateway: paymentGateway,
+    orders,
+    log,
+    telemetry: metrics,
+    createLimitPerMinute: config.PAYMENT_CREATE_RATE_LIMIT,
+  });
+  const reconciler = new PaymentReconciler({ database, gateway: paymentGateway, payments, ttlMs: config.PAYMENT_INTENT_TTL_HOURS * 3_600_000, log });
   watchServices(metrics, { database, catalogue, orderFeed });
   const readiness = new Readiness();
   const search = new CatalogueSearch(catalogue, log);
   const checkout: CheckoutMode =
     gateway.kind === "stripe" && config.STRIPE_PUBLISHABLE_KEY ? { gateway: "stripe", publishableKey: config.STRIPE_PUBLISHABLE_KEY } : { gateway: "test" };
-
-  // No paid intent stays without an order: ask the gateway about stragglers now and every few minutes.
-  const reconcile = () =>
-    payments.reconcile().then(
-      (fulfilled) => metrics.reconcilerRun("ok", fulfilled),
-      (error: unknown) => {
-        metrics.reconcilerRun("error", 0);
-        log.error({ err: error }, "payment reconciliation failed; will retry");
-      },
-    );
-  let reconciling: Promise<unknown> = reconcile();
-  const timer = setInterval(() => (reconciling = reconcile()), RECONCILE_EVERY_MS);
-  timer.unref();
 
   return {
     database,
@@ -128,13 +129,13 @@ export async function createServices(
     tracing,
     readiness,
     mail,
+    reconciler,
     async close() {
       readiness.drain();
       orderFeed.closeAll();
       await orderEvents.close();
-      clearInterval(timer);
       search.close();
-      await reconciling;
+      await auth.close();
       await mail.close();
       await database.close();
     },

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { OFF_SITE_TARGETS } from "../../test/support/open-redirects.ts";
 import { safeRedirectPath } from "./guard.ts";
 
 describe("safeRedirectPath", () => {
+  it.each(OFF_SITE_TARGETS)("sends %j to / (checked after normalising, and once decoded)", (value) => {
+    expect(safeRedirectPath(value)).toBe("/");
+    expect(safeRedirectPath(decodeURIComponent(value))).toBe("/");
+  });
+
+  it.each(["/orders/..//x", "/%2f/x", "/a/%2e%2e/%2e%2e//x", "/./\\x", "/%0d%0aSet-Cookie:x", "/100%"])("sends %j to / too", (value) => {
+    expect(safeRedirectPath(value)).toBe("/");
+  });
+
   it.each(["/", "/payment", "/orders", "/products/3?x=1#top", "/results/men's%20clothing"])("keeps the local path %s", (path) => {
     expect(safeRedirectPath(path)).toBe(path);
   });

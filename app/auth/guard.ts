@@ -26,17 +26,37 @@ const PROBE_ORIGIN = "http://storefront.invalid";
 
 /**
  * Where to send a shopper after signing in: the path they came for when it is a path on this
- * site, "/" for anything else. "//evil.example", "https://evil.example", "/\\evil.example" and
- * the like all resolve to another origin (browsers read "\" as "/"), so they land on "/".
+ * site, "/" for anything else. What is checked is the normalised result, the path that would go
+ * out in Location: "/.//x", "/%2e%2e//x" and "/a/..//x" all normalise to "//x", another host.
+ * The value is checked once more percent-decoded, since a proxy or a later hop may decode it:
+ * "/%5cx" is "/\x" and "/%09/x" carries a tab.
  */
 export function safeRedirectPath(value: unknown): string {
+  if (typeof value !== "string") return "/";
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    return "/";
+  }
+  // Raw whitespace never belongs in a path we wrote ourselves; decoded spaces ("%20") do.
   // eslint-disable-next-line no-control-regex -- control characters are exactly what must not pass
-  if (typeof value !== "string" || !value.startsWith("/") || /[\\\u0000-\u001f]/.test(value)) return "/";
+  if (/[\s]/.test(value) || /[\\\u0000-\u001f\u007f]/.test(decoded)) return "/";
+  const path = localPath(value);
+  return path !== null && localPath(decoded) !== null ? path : "/";
+}
+
+/** `value` normalised against this site, when the result is a path here (one leading "/"); else null. */
+function localPath(value: string): string | null {
+  if (!value.startsWith("/") || value.startsWith("//")) return null;
   let url: URL;
   try {
     url = new URL(value, PROBE_ORIGIN);
   } catch {
-    return "/";
+    return null;
   }
-  return url.origin === PROBE_ORIGIN && !value.startsWith("//") ? `${url.pathname}${url.search}${url.hash}` : "/";
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (url.origin !== PROBE_ORIGIN || !path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return null;
+  // What a browser makes of the result must be this site too.
+  return new URL(path, PROBE_ORIGIN).origin === PROBE_ORIGIN ? path : null;
 }

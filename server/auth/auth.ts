@@ -13,8 +13,12 @@ import {
   SESSION_COOKIE_CACHE_SECONDS,
 } from "./better-auth.ts";
 import { PasswordReset, type SendResetPassword } from "./password-reset.ts";
-import { RecentRevocations } from "./revocations.ts";
+import { RecentRevocations } from "./recent-resets.ts";
+import { SessionRevocations } from "./revocations.ts";
 import { sessionCacheExpiry, VerifiedSessions } from "./session-cache.ts";
+
+/** How long an ended session stays on the revocation list: a cache cookie's lifetime, plus clock skew between instances. */
+const REVOCATION_KEEP_MS = (SESSION_COOKIE_CACHE_SECONDS + 60) * 1000;
 
 /** The signed-in shopper as the app sees them (spec section 3): uid and email, nothing else. */
 export interface SessionUser {
@@ -41,7 +45,8 @@ export class AuthService {
     private readonly auth: BetterAuth,
     private readonly settings: AuthSettings,
     database: AppDatabase,
-    private readonly revoked: RecentRevocations,
+    private readonly revocations: SessionRevocations,
+    private readonly resets: RecentRevocations,
   ) {
     this.passwordReset = new PasswordReset(
       database.db,
@@ -53,10 +58,20 @@ export class AuthService {
   /** Builds better-auth on `database`, creating its tables and its secret the first time. */
   static async create(database: AppDatabase, settings: AuthSettings, log: Logger, sendResetPassword?: SendResetPassword): Promise<AuthService> {
     const secret = await generatedSetting(database.db, "auth_secret");
-    const revoked = new RecentRevocations(SESSION_COOKIE_CACHE_SECONDS * 1000);
-    const auth = createBetterAuth(database, secret, settings, log, { sendResetPassword, onPasswordReset: async ({ user }) => revoked.add(user.id) });
+    const revocations = new SessionRevocations(database, REVOCATION_KEEP_MS, log);
+    const resets = new RecentRevocations(SESSION_COOKIE_CACHE_SECONDS * 1000);
+    const auth = createBetterAuth(database, secret, settings, log, {
+      reset: { sendResetPassword, onPasswordReset: async ({ user }) => resets.add(user.id) },
+      sessions: { ending: (sessionId) => revocations.revoke(sessionId), isRevoked: (sessionId) => revocations.isRevoked(sessionId) },
+    });
     await migrateAuthTables(database, auth);
-    return new AuthService(auth, settings, database, revoked);
+    await revocations.ready();
+    return new AuthService(auth, settings, database, revocations, resets);
+  }
+
+  /** Stops listening for other instances' revocations. */
+  close(): Promise<void> {
+    return this.revocations.close();
   }
 
   /** better-auth's own routes (/api/auth/*), given the untouched request. */
@@ -79,16 +94,18 @@ export class AuthService {
     if (!this.hasSessionCookie(headers)) return { user: null, setCookies: [] };
     const cookies = headers.get("cookie") ?? "";
     const known = this.verified.get(cookies);
-    if (known && !this.revoked.has(known.uid)) return { user: known, setCookies: [] };
+    // A session ended on any instance is refused at once, however valid its cached cookie still is;
+    // so is every session of a shopper who has just reset the password.
+    if (known && !this.revocations.isRevoked(known.sessionId) && !this.resets.has(known.user.uid)) return { user: known.user, setCookies: [] };
     let { headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true });
     // A user whose sessions were just revoked: the cache cookie no longer counts, the database decides.
-    const recheck = session !== null && this.revoked.has(session.user.id);
+    const recheck = session !== null && this.resets.has(session.user.id);
     if (recheck) ({ headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true, query: { disableCookieCache: true } }));
     const user = session ? { uid: session.user.id, email: session.user.email } : null;
     const setCookies = answer.getSetCookie();
     // Answered from the session cache cookie (nothing renewed): the same cookies mean the same user until it expires.
-    const until = user && setCookies.length === 0 ? sessionCacheExpiry(cookies) : null;
-    if (user && until && !recheck) this.verified.set(cookies, user, until);
+    const until = session && setCookies.length === 0 ? sessionCacheExpiry(cookies) : null;
+    if (session && until && !recheck) this.verified.set(cookies, { user: { uid: session.user.id, email: session.user.email }, sessionId: session.session.id }, until);
     return { user, setCookies };
   }
 

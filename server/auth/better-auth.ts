@@ -18,8 +18,21 @@ export type AuthSettings = Pick<
   "PUBLIC_URL" | "TRUSTED_ORIGINS" | "AUTH_RATE_LIMIT_MAX" | "AUTH_RATE_LIMIT_WINDOW_SECONDS"
 >;
 
+/** How ended sessions are told apart from live ones (revocations.ts). */
+export interface SessionEnd {
+  /** Runs before any session row is deleted: sign-out, a replaced or revoked session. */
+  ending(sessionId: string): Promise<void>;
+  isRevoked(sessionId: string): boolean;
+}
+
 /** better-auth as the shop sets it up: email and password, sessions and rate limits in our database. */
-export function createBetterAuth(database: AppDatabase, secret: string, settings: AuthSettings, log: Logger, reset: PasswordResetHooks) {
+export function createBetterAuth(
+  database: AppDatabase,
+  secret: string,
+  settings: AuthSettings,
+  log: Logger,
+  { reset, sessions }: { reset: PasswordResetHooks; sessions: SessionEnd },
+) {
   const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };
   return betterAuth({
     appName: "Storefront",
@@ -40,9 +53,22 @@ export function createBetterAuth(database: AppDatabase, secret: string, settings
     },
     session: {
       // A page learns its user from a signed cookie that better-auth keeps for a minute, instead of
-      // a database read per request. The price: a session revoked elsewhere (another device signing
-      // out) may still be seen for up to that minute; signing out here clears the cookie at once.
-      cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_SECONDS },
+      // a database read per request. A copy of that cookie would outlive a sign-out by up to that
+      // minute, so every ended session is also put on the revocation list (revocations.ts) that
+      // AuthService checks the cached cookie against.
+      // better-auth compares the cached cookie's version with this one; a revoked session's differs,
+      // so its cache is dropped and the session looked up in the database, where it is gone.
+      cookieCache: {
+        enabled: true,
+        maxAge: SESSION_COOKIE_CACHE_SECONDS,
+        version: (session) => (sessions.isRevoked(session.id) ? "revoked" : "1"),
+      },
+    },
+    databaseHooks: {
+      session: {
+        // Before the row goes: once the sign-out has answered, every instance already refuses it.
+        delete: { before: async (session) => void (await sessions.ending(session.id)) },
+      },
     },
     emailAndPassword: {
       enabled: true,

@@ -2,6 +2,12 @@ import { parseCookies } from "better-auth/cookies";
 import type { SessionUser } from "./auth.ts";
 import { COOKIE_PREFIX } from "./better-auth.ts";
 
+/** Whose cookie it is, and which session: a session revoked since is refused all the same (revocations.ts). */
+export interface VerifiedSession {
+  user: SessionUser;
+  sessionId: string;
+}
+
 /**
  * Users of session cache cookies better-auth has already verified, until each cookie's own expiry:
  * a browser sends the same cookies with every request for up to a minute, and a repeat skips
@@ -9,21 +15,21 @@ import { COOKIE_PREFIX } from "./better-auth.ts";
  * exactly what better-auth's cookie cache accepts, for no longer; bounded, oldest dropped first.
  */
 export class VerifiedSessions {
-  private readonly entries = new Map<string, { user: SessionUser; until: number }>();
+  private readonly entries = new Map<string, { session: VerifiedSession; until: number }>();
 
   constructor(private readonly max = 5_000) {}
 
-  get(cookies: string): SessionUser | null {
+  get(cookies: string): VerifiedSession | null {
     const entry = this.entries.get(cookies);
     if (!entry) return null;
-    if (Date.now() < entry.until) return entry.user;
+    if (Date.now() < entry.until) return entry.session;
     this.entries.delete(cookies);
     return null;
   }
 
-  set(cookies: string, user: SessionUser, until: number): void {
+  set(cookies: string, session: VerifiedSession, until: number): void {
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(cookies, { user, until });
+    this.entries.set(cookies, { session, until });
   }
 }
 

@@ -4,6 +4,7 @@ import type { Logger } from "../log.ts";
 import { noTelemetry, type Telemetry } from "../observability/port.ts";
 import { type Catalogue, type CatalogueHealth, CatalogueUnavailableError, type ImageSource } from "./catalogue.ts";
 import { CircuitBreaker } from "./circuit-breaker.ts";
+import { CatalogueFetchError, fetchCatalogueJson } from "./fetch-json.ts";
 import { fakeStoreProduct, fromFakeStore, type Product } from "./product.ts";
 
 export interface RemoteCatalogueOptions {
@@ -19,6 +20,8 @@ export interface RemoteCatalogueOptions {
   imageProxy?: ImageProxy;
   /** The clock (tests move it instead of waiting). */
   now?: () => number;
+  /** The most an answer may be (default 10 MB): a bigger one is dropped as it streams. */
+  maxBytes?: number;
   /** The circuit breaker's first and longest pause after failures: by default 2 s, doubling up to 60 s. */
   breaker?: { baseMs: number; maxMs: number };
   /** Fetches are traced (failed refreshes are counted through onRefresh). */
@@ -243,28 +246,10 @@ export class RemoteCatalogue implements Catalogue {
   }
 
   private async fetchJsonNow(where: string): Promise<unknown> {
-    let response: Response;
     try {
-      response = await fetch(this.base + where, {
-        headers: { accept: "application/json" },
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
+      return await fetchCatalogueJson(this.base + where, { timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxBytes });
     } catch (error) {
-      const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : String(error);
-      throw this.unavailable(where, reason);
-    }
-    if (!response.ok) throw this.unavailable(where, `HTTP ${response.status}`);
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : String(error);
-      throw this.unavailable(where, `reading the body failed: ${reason}`);
-    }
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw this.unavailable(where, "response is not JSON");
+      throw this.unavailable(where, error instanceof CatalogueFetchError ? error.message : String(error));
     }
   }
 

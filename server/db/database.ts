@@ -42,15 +42,27 @@ export function openDatabase(target: DatabaseTarget, options: { trace?: Traced }
 type DialectFor = (engine: Engine, inner: Dialect) => Dialect;
 
 function openSqlite(file: string, dialect: DialectFor): AppDatabase {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") createPrivately(file);
   const sqlite = new SqliteDatabase(file);
   // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable.
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
+  if (file !== ":memory:") for (const name of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(name)) fs.chmodSync(name, 0o600);
   const db = new Kysely<Schema>({ dialect: dialect("sqlite", new SqliteDialect({ database: sqlite })) });
   return withCommon({ engine: "sqlite", database: sqlite }, db);
+}
+
+/**
+ * The database file holds password hashes and the auth secret: its folder (DATA_DIR) is made
+ * 0700 and the file 0600 before SQLite opens it; SQLite gives its -wal and -shm files the main
+ * file's mode, and files an older version left readable are tightened above.
+ */
+function createPrivately(file: string): void {
+  const dir = path.dirname(file);
+  if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, "a", 0o600));
 }
 
 function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>, dialect: DialectFor): AppDatabase {

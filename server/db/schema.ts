@@ -6,6 +6,7 @@ export interface Schema {
   payments: PaymentsTable;
   orders: OrdersTable;
   mail_outbox: MailOutboxTable;
+  session_revocations: SessionRevocationsTable;
 }
 
 /** Values the server generates once and every instance shares (e.g. the auth secret). */
@@ -33,6 +34,8 @@ export interface PaymentsTable {
   card_last4: string | null;
   created: Bigint;
   updated: Bigint;
+  /** When the reconciler last asked the gateway about it (epoch ms; 0: never). */
+  checked: ColumnType<string | number, number | undefined, number>;
 }
 
 export interface OrdersTable {
@@ -59,4 +62,10 @@ export interface MailOutboxTable {
   last_error: string | null;
   created: Bigint;
   sent_at: Bigint | null;
+}
+
+/** Ended sessions whose cached cookies every instance refuses until `until` (epoch ms). */
+export interface SessionRevocationsTable {
+  session_id: string;
+  until: Bigint;
 }

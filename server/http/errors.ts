@@ -22,7 +22,7 @@ export async function databaseIsAway(database: AppDatabase): Promise<boolean> {
 /** Thrown HttpErrors become their JSON answer; anything else is a 503 while the database is away, else a logged 500. */
 export function errorHandler(database: AppDatabase, log: Logger): ErrorHandler<AppEnv> {
   return async (error, c: Context<AppEnv>) => {
-    if (error instanceof HttpError) return jsonResponse(c, { error: error.message }, error.status);
+    if (error instanceof HttpError) return jsonResponse(c, { error: error.message }, error.status, error.headers);
     if (await databaseIsAway(database)) return databaseAway(jsonResponse(c, { error: DATABASE_AWAY }, 503));
     log.error({ err: error, method: c.req.method, path: c.req.path }, "unhandled error");
     return jsonResponse(c, { error: "Something went wrong on our side." }, 500);

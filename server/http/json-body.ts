@@ -5,8 +5,12 @@ import { HttpError } from "../http-error.ts";
 /**
  * The request's JSON body checked against `schema`, or a 400 naming what is wrong. Each route
  * reads its own body with this; nothing parses bodies globally, so raw bodies stay readable.
+ * A body that does not say it is JSON is refused with 415 before it is read: `text/plain` (or a
+ * form) is what a page on another site can send without asking first (no CORS preflight).
  */
 export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") throw new HttpError(415, "The request body must be JSON (Content-Type: application/json).");
   let raw: unknown;
   try {
     raw = JSON.parse(await c.req.text());

@@ -69,7 +69,7 @@ export class DiskCache {
 
   private load(): Promise<void> {
     this.loading ??= (async () => {
-      await fs.mkdir(this.options.dir, { recursive: true });
+      await fs.mkdir(this.options.dir, { recursive: true, mode: 0o700 });
       const entries: Array<{ name: string; size: number; used: number }> = [];
       for (const name of await fs.readdir(this.options.dir)) {
         const file = this.file(name);

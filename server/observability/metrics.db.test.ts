@@ -8,6 +8,8 @@ import { signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
 import { builtPages } from "../../test/support/pages.ts";
 import { followSse } from "../../test/support/sse.ts";
 import { serveMetrics } from "./metrics-server.ts";
+import { createLogger } from "../log.ts";
+import { startReconciler } from "../payments/reconciler.ts";
 
 // Real requests over HTTP to the shop, then GET /metrics on the metrics listener, parsed.
 
@@ -87,7 +89,7 @@ describe.each(testEngines())("metrics on %s", (engine) => {
   });
 
   it("reports open order streams, database connections in use, the catalogue's state and the reconciler's runs", async () => {
-    const { app, url, metricsUrl, database } = await shop();
+    const { app, url, metricsUrl, database, services } = await shop();
     const cookie = await signUp(app, "streams@example.com");
     const value = async (name: string, labels: Record<string, string> = {}) => sampleValue((await scrape(metricsUrl)).samples, name, labels);
 
@@ -108,7 +110,11 @@ describe.each(testEngines())("metrics on %s", (engine) => {
 
     const { samples } = await scrape(metricsUrl);
     expect(["fresh", "stale", "unavailable"].map((state) => sampleValue(samples, "storefront_catalogue_state", { state }))).toEqual([1, 0, 0]);
+    // main.ts starts the reconciler (building the services does not): one round, counted.
+    expect(await value("storefront_reconciler_runs_total", { outcome: "ok" })).toBe(0);
+    const reconciling = startReconciler(services.reconciler, 60_000, createLogger({ NODE_ENV: "test", LOG_LEVEL: "silent" }), services.metrics);
     expect(await eventually(() => value("storefront_reconciler_runs_total", { outcome: "ok" }), (n) => n === 1)).toBe(1);
+    await reconciling.stop();
     expect(await value("storefront_reconciler_fulfilled_total")).toBe(0);
   });
 

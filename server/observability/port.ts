@@ -29,6 +29,8 @@ export interface Telemetry {
   orderWritten(): void;
   /** Times (and traces) one call to the payment gateway. */
   gatewayCall<T>(gateway: string, operation: string, run: () => Promise<T>): Promise<T>;
+  /** A round of the payment reconciler, and how many paid intents it fulfilled. */
+  reconcilerRun(outcome: "ok" | "error", fulfilled: number): void;
   /** A refresh of the remote catalogue's product list failed. */
   catalogueRefreshFailed(): void;
   /** A remote product image's source was fetched, or could not be. */
@@ -41,6 +43,7 @@ export const noTelemetry: Telemetry = {
   checkout() {},
   orderWritten() {},
   gatewayCall: (_gateway, _operation, run) => run(),
+  reconcilerRun() {},
   catalogueRefreshFailed() {},
   imageFetched() {},
 };

@@ -11,6 +11,9 @@ export interface FeedStream {
   end(): void;
 }
 
+/** The most live streams one instance holds open for one shopper, and for one client address. */
+export const STREAM_LIMITS = { perUser: 10, perAddress: 100 };
+
 /** Events may cross instances' clocks: catch up a little earlier than asked and let ids dedupe. */
 export const CATCH_UP_MARGIN_MS = 5_000;
 
@@ -25,6 +28,8 @@ export class OrderFeed {
   /** What each stream has been sent, so a catch-up never sends an order twice on one stream. */
   private readonly sent = new WeakMap<FeedStream, Set<string>>();
   private readonly unsubscribe: () => void;
+  /** Open streams (reserved slots) per shopper and per client address. */
+  private readonly slots = { user: new Map<string, number>(), address: new Map<string, number>() };
 
   constructor(
     private readonly orders: OrdersService,
@@ -39,6 +44,30 @@ export class OrderFeed {
     let count = 0;
     for (const set of this.streams.values()) count += set.size;
     return count;
+  }
+
+  /**
+   * Reserves a stream for `userId` from `address`: the function that frees it again, or null when
+   * either already holds its most (STREAM_LIMITS). Each stream holds a socket and a place in every
+   * announcement, so one shopper's tabs, or one address's scripts, must not take them all.
+   */
+  reserve(userId: string, address: string): (() => void) | null {
+    const { user, address: byAddress } = this.slots;
+    if ((user.get(userId) ?? 0) >= STREAM_LIMITS.perUser || (byAddress.get(address) ?? 0) >= STREAM_LIMITS.perAddress) return null;
+    const change = (map: Map<string, number>, key: string, by: number) => {
+      const count = (map.get(key) ?? 0) + by;
+      if (count > 0) map.set(key, count);
+      else map.delete(key);
+    };
+    change(user, userId, 1);
+    change(byAddress, address, 1);
+    let freed = false;
+    return () => {
+      if (freed) return;
+      freed = true;
+      change(user, userId, -1);
+      change(byAddress, address, -1);
+    };
   }
 
   /**

@@ -1,14 +1,16 @@
 import { Hono } from "hono";
-import { streamSSE } from "hono/streaming";
+import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import { z } from "zod";
 import type { AppEnv } from "../http/env.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { limitParam, queryParams } from "../http/query.ts";
-import { HttpError } from "../http-error.ts";
+import { HttpError, TooManyRequests } from "../http-error.ts";
 import type { OrderFeed } from "./feed.ts";
 import type { OrdersService } from "./service.ts";
 
 const HEARTBEAT_MS = 15_000;
+/** A tab closed elsewhere frees a stream at once; a few seconds is a fair wait. */
+const STREAM_RETRY_SECONDS = 5;
 
 const listQuery = z.object({
   limit: limitParam(50).default(10),
@@ -51,33 +53,17 @@ export function orderRoutes(orders: OrdersService, feed: OrderFeed, instance: st
    */
   api.get("/stream", (c) => {
     const userId = c.get("user")!.uid;
+    const release = feed.reserve(userId, c.get("clientIp"));
+    if (!release) throw new TooManyRequests("Too many live order streams are open. Close some tabs and try again.", STREAM_RETRY_SECONDS);
     const since = resumeFrom(c.req.header("last-event-id")) ?? resumeFrom(c.req.query("since"));
     c.header("Cache-Control", "no-cache, no-transform");
     // nginx passes this stream on as it comes instead of buffering it.
     c.header("X-Accel-Buffering", "no");
     return streamSSE(c, async (stream) => {
-      let finish = () => {};
-      const finished = new Promise<void>((resolve) => (finish = resolve));
-      stream.onAbort(finish);
-      const stop = await feed.open(
-        {
-          userId,
-          send: (order, placed) => stream.writeSSE({ event: "order", id: `${placed}.${order.id}`, data: JSON.stringify(order) }),
-          end: () => {
-            finish();
-            void stream.close();
-          },
-        },
-        since,
-      );
-      await stream.writeSSE({ event: "ready", data: JSON.stringify({ instance }), retry: 1_000 });
-      // Comments keep proxies and load balancers from closing a quiet stream.
-      const heartbeat = setInterval(() => void stream.write(": ping\n\n").catch(finish), HEARTBEAT_MS);
       try {
-        await finished;
+        await feedStream(stream, feed, userId, since, instance);
       } finally {
-        clearInterval(heartbeat);
-        stop();
+        release();
       }
     });
   });
@@ -90,4 +76,31 @@ export function orderRoutes(orders: OrdersService, feed: OrderFeed, instance: st
   });
 
   return api;
+}
+
+/** Feeds one SSE stream until the client goes away or the feed closes. */
+async function feedStream(stream: SSEStreamingApi, feed: OrderFeed, userId: string, since: { placed: number; lastOrderId?: string } | null, instance: string) {
+  let finish = () => {};
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  stream.onAbort(finish);
+  const stop = await feed.open(
+    {
+      userId,
+      send: (order, placed) => stream.writeSSE({ event: "order", id: `${placed}.${order.id}`, data: JSON.stringify(order) }),
+      end: () => {
+        finish();
+        void stream.close();
+      },
+    },
+    since,
+  );
+  await stream.writeSSE({ event: "ready", data: JSON.stringify({ instance }), retry: 1_000 });
+  // Comments keep proxies and load balancers from closing a quiet stream.
+  const heartbeat = setInterval(() => void stream.write(": ping\n\n").catch(finish), HEARTBEAT_MS);
+  try {
+    await finished;
+  } finally {
+    clearInterval(heartbeat);
+    stop();
+  }
 }

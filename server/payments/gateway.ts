@@ -12,6 +12,11 @@ export interface PaymentGateway {
   /** The intent as the provider sees it now, or null when it has no such intent. */
   retrieveIntent(id: string): Promise<IntentState | null>;
   /**
+   * Cancels an unpaid intent, so it can never be paid (Stripe: the intent's cancel call; the test
+   * gateway: its row in our table). Throws when the provider refuses (it has just been paid).
+   */
+  cancelIntent(id: string): Promise<void>;
+  /**
    * Card confirmation on our own server (the test gateway's card field); null where the browser
    * confirms with the provider itself (Stripe Elements).
    */

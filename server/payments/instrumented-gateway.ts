@@ -12,6 +12,7 @@ export function instrumentedGateway(gateway: PaymentGateway, telemetry: Pick<Tel
     cards: gateway.cards,
     createIntent: (input) => timed("create_intent", () => gateway.createIntent(input)),
     retrieveIntent: (id) => timed("retrieve_intent", () => gateway.retrieveIntent(id)),
+    cancelIntent: (id) => timed("cancel_intent", () => gateway.cancelIntent(id)),
     parseWebhook: (rawBody, signature) => gateway.parseWebhook(rawBody, signature),
   };
 }

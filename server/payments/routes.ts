@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppEnv } from "../http/env.ts";
 import { jsonBody } from "../http/json-body.ts";
 import { jsonResponse } from "../http/json-response.ts";
-import { HttpError } from "../http-error.ts";
+import { HttpError, TooManyRequests } from "../http-error.ts";
 import type { PaymentFailure, PaymentResult, PaymentsService } from "./service.ts";
 
 const wholeAtLeast = (min: number, what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).min(min, `${what} must be at least ${min}`);
@@ -47,6 +47,8 @@ export function paymentRoutes(payments: PaymentsService): Hono<AppEnv> {
 
   api.post("/create", async (c) => {
     const uid = signedIn(c.get("user"));
+    const retryAfter = payments.admitCreate(uid);
+    if (retryAfter !== null) throw new TooManyRequests(`Too many payment attempts. Please try again in ${retryAfter} seconds.`, retryAfter);
     return respond(c, await payments.create(uid, await jsonBody(c, createBody)));
   });
 

@@ -4,12 +4,13 @@ import { type BasketLine, formatCents, lineFrom, subtotalCents } from "../../lib
 import type { CardInput } from "../../lib/card.ts";
 import { type Catalogue, CatalogueUnavailableError } from "../catalogue/catalogue.ts";
 import type { Schema } from "../db/schema.ts";
+import { RateLimiter } from "../http/rate-limit.ts";
 import type { Logger } from "../log.ts";
 import { type CheckoutOutcome, noTelemetry, type Telemetry } from "../observability/port.ts";
 import type { Order } from "../orders/order.ts";
 import type { OrdersService } from "../orders/service.ts";
 import type { IntentState, PaymentGateway } from "./gateway.ts";
-import { findPayment, insertPayment, markSucceeded, type Payment, paymentsInFlight } from "./store.ts";
+import { findPayment, insertPayment, markSucceeded, type Payment } from "./store.ts";
 
 export type PaymentFailure = { ok: false; status: 400 | 402 | 404 | 409 | 422 | 503; message: string; code?: string; declineCode?: string };
 export type PaymentResult<T> = { ok: true; value: T } | PaymentFailure;
@@ -30,11 +31,14 @@ export interface PaymentsDeps {
   /** Checkout outcomes and orders written, for the operators' metrics (gateway calls: instrumentedGateway). */
   telemetry?: Pick<Telemetry, "checkout" | "orderWritten">;
   now?: () => number;
+  /** Payment intents one shopper may create per minute (PAYMENT_CREATE_RATE_LIMIT); unlimited when absent. */
+  createLimitPerMinute?: number;
 }
 
 const fail = (status: PaymentFailure["status"], message: string, code?: string): PaymentFailure => ({ ok: false, status, message, code });
+/** Stripe's limit for one payment in USD ($999,999.99); the test gateway keeps to it too. */
+export const MAX_AMOUNT_CENTS = 99_999_999;
 const NOT_FOUND = fail(404, "No such payment intent.", "resource_missing");
-const RECONCILE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** How a checkout step's answer counts: its success, a card decline, the shop's failure, or a refused request. */
 function checkoutOutcome(result: PaymentResult<unknown>, success: "created" | "succeeded"): CheckoutOutcome {
@@ -52,10 +56,21 @@ const summary = (order: Order): PaymentIntentSummary => ({ id: order.id, amount:
 export class PaymentsService {
   private readonly now: () => number;
   private readonly telemetry: NonNullable<PaymentsDeps["telemetry"]>;
+  private readonly createLimit: RateLimiter | null;
 
   constructor(private readonly deps: PaymentsDeps) {
     this.now = deps.now ?? Date.now;
     this.telemetry = deps.telemetry ?? noTelemetry;
+    this.createLimit = deps.createLimitPerMinute ? new RateLimiter(deps.createLimitPerMinute, 60_000, this.now) : null;
+  }
+
+  /**
+   * Counts one intent creation by `userId`: null when admitted, else the seconds until they may
+   * try again. Each intent is a row here and an object at the gateway, so a loop must not make
+   * them by the thousand. Per instance (each counts its own).
+   */
+  admitCreate(userId: string): number | null {
+    return this.createLimit?.take(userId) ?? null;
   }
 
   get mode(): "test" | "stripe" {
@@ -88,6 +103,9 @@ export class PaymentsService {
       return fail(409, `The basket's prices have changed: its total is now ${formatCents(totalCents)}. Please review your basket.`, "amount_mismatch");
     }
     if (totalCents === 0) return fail(422, "There is nothing to pay for.", "amount_too_small");
+    if (totalCents > MAX_AMOUNT_CENTS) {
+      return fail(422, `A single payment can be at most ${formatCents(MAX_AMOUNT_CENTS)}; this basket comes to ${formatCents(totalCents)}. Please remove some items.`, "amount_too_large");
+    }
     const checkoutId = randomUUID();
     const intent = await this.deps.gateway.createIntent({ amountCents: totalCents, userId, checkoutId });
     await insertPayment(this.deps.db, {
@@ -111,6 +129,8 @@ export class PaymentsService {
     const payment = id ? await findPayment(this.deps.db, id) : null;
     if (!payment || payment.userId !== userId || !cards.secretMatches(input.clientSecret, payment.clientSecretHash)) return NOT_FOUND;
     if (payment.status === "succeeded") return this.alreadySucceeded();
+    // Expired unpaid (the reconciler cancelled it): the checkout starts again with a new intent.
+    if (payment.status === "canceled") return fail(409, "This payment has expired. Please start the checkout again.", "payment_intent_unexpected_state");
     const outcome = cards.charge(input.card, new Date(this.now()));
     if (!outcome.ok) {
       this.deps.log.info({ paymentIntent: payment.id, code: outcome.code, declineCode: outcome.declineCode }, "card payment declined");
@@ -151,23 +171,10 @@ export class PaymentsService {
   }
 
   /**
-   * Asks the gateway about payments still in flight (a crash between the provider's success and
-   * our write, a completion that never arrived) and fulfils the succeeded ones. Returns how many.
+   * The order of a payment the gateway reports succeeded for the same shopper and amount; null
+   * otherwise. The reconciler (reconciler.ts) calls it too.
    */
-  async reconcile(): Promise<number> {
-    const ids = await paymentsInFlight(this.deps.db, this.mode, this.now() - RECONCILE_WINDOW_MS, 100);
-    let fulfilled = 0;
-    for (const id of ids) {
-      const payment = await findPayment(this.deps.db, id);
-      const state = payment && (await this.deps.gateway.retrieveIntent(id));
-      if (payment && state && (await this.fulfilFromGateway(payment, state))) fulfilled++;
-    }
-    if (fulfilled > 0) this.deps.log.warn({ fulfilled }, "reconciler fulfilled payments whose completion never arrived");
-    return fulfilled;
-  }
-
-  /** The order of a payment the gateway reports succeeded for the same shopper and amount; null otherwise. */
-  private async fulfilFromGateway(payment: Payment, state: IntentState): Promise<Order | null> {
+  async fulfilFromGateway(payment: Payment, state: IntentState): Promise<Order | null> {
     if (state.status !== "succeeded") return null;
     if (state.amountCents !== payment.amountCents || (state.userId !== null && state.userId !== payment.userId)) {
       this.deps.log.error({ paymentIntent: payment.id, amountCents: state.amountCents, expected: payment.amountCents }, "payment intent does not match its checkout; not fulfilled");

@@ -67,16 +67,31 @@ export async function markSucceeded(trx: Transaction<Schema>, id: string, detail
   return Number(updated.numUpdatedRows) > 0;
 }
 
-/** Payments of `gateway` still in flight that were started after `since` (epoch ms), oldest first. */
-export async function paymentsInFlight(db: Kysely<Schema>, gateway: Payment["gateway"], since: number, limit: number): Promise<string[]> {
+/**
+ * A page of the payments of `gateway` still in flight that were not checked since `since` (epoch
+ * ms), least recently checked first: a run that marks each one checked goes through them all.
+ */
+export async function inFlightPage(db: Kysely<Schema>, gateway: Payment["gateway"], since: number, limit: number): Promise<Payment[]> {
   const rows = await db
     .selectFrom("payments")
     .select("id")
     .where("gateway", "=", gateway)
     .where("status", "not in", ["succeeded", "canceled"])
-    .where("created", ">=", since)
+    .where("checked", "<", since)
+    .orderBy("checked")
     .orderBy("created")
     .limit(limit)
     .execute();
-  return rows.map((row) => row.id);
+  const payments = await Promise.all(rows.map((row) => findPayment(db, row.id)));
+  return payments.filter((payment) => payment !== null);
+}
+
+/** Records that the reconciler asked about `id` at `now`; with `canceled`, that it is cancelled (never once succeeded). */
+export async function markChecked(db: Kysely<Schema>, id: string, now: number, canceled = false): Promise<void> {
+  await db
+    .updateTable("payments")
+    .set({ checked: now, ...(canceled ? { status: "canceled", updated: now } : {}) })
+    .where("id", "=", id)
+    .where("status", "!=", "succeeded")
+    .execute();
 }

@@ -55,6 +55,10 @@ export class StripeGateway implements PaymentGateway {
     }
   }
 
+  async cancelIntent(id: string): Promise<void> {
+    await this.stripe.paymentIntents.cancel(id, { cancellation_reason: "abandoned" });
+  }
+
   /** Checks a webhook's signature against the raw body (never a re-serialised one) and reads the event. */
   async parseWebhook(rawBody: string, signature: string | undefined): Promise<WebhookResult> {
     if (!this.options.webhookSecret) return { ok: false, message: "Webhooks are not configured (STRIPE_WEBHOOK_SECRET)." };

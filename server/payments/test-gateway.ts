@@ -44,6 +44,17 @@ export class TestGateway implements PaymentGateway {
     return payment && { id, status: payment.status, amountCents: payment.amountCents, created: payment.created, userId: payment.userId };
   }
 
+  /** Our own row: cancelled unless it has been paid. */
+  async cancelIntent(id: string): Promise<void> {
+    const result = await this.db
+      .updateTable("payments")
+      .set({ status: "canceled", updated: this.now() })
+      .where("id", "=", id)
+      .where("status", "!=", "succeeded")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new Error(`payment intent ${id} cannot be cancelled (paid, or unknown)`);
+  }
+
   async parseWebhook(): Promise<WebhookResult> {
     return { ok: false, message: "Webhooks are for the Stripe gateway." };
   }

@@ -57,6 +57,17 @@ export async function startStripeStub() {
         intents.set(id, intent);
         return send(200, intent);
       }
+      const cancel = /^\/v1\/payment_intents\/([^/?]+)\/cancel$/.exec(path);
+      if (req.method === "POST" && cancel) {
+        const intent = intents.get(cancel[1]!);
+        if (!intent) return send(404, { error: { type: "invalid_request_error", code: "resource_missing", message: `No such payment_intent: '${cancel[1]}'` } });
+        if (intent.status === "succeeded" || intent.status === "canceled") {
+          const message = `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`;
+          return send(400, { error: { type: "invalid_request_error", code: "payment_intent_unexpected_state", message } });
+        }
+        intent.status = "canceled";
+        return send(200, intent);
+      }
       const one = /^\/v1\/payment_intents\/([^/?]+)/.exec(path);
       if (req.method === "GET" && one) {
         const intent = intents.get(one[1]!);

@@ -2,6 +2,8 @@ import type { Migration } from "kysely";
 import settings from "./0001_settings.ts";
 import paymentsAndOrders from "./0002_payments_and_orders.ts";
 import mailOutbox from "./0003_mail_outbox.ts";
+import paymentLifecycle from "./0004_payment_lifecycle.ts";
+import sessionRevocations from "./0005_session_revocations.ts";
 
 /**
  * Every migration, one file per change, keyed by its file name; they run in name order on both
@@ -12,4 +14,6 @@ export const migrations: Record<string, Migration> = {
   "0001_settings": settings,
   "0002_payments_and_orders": paymentsAndOrders,
   "0003_mail_outbox": mailOutbox,
+  "0004_payment_lifecycle": paymentLifecycle,
+  "0005_session_revocations": sessionRevocations,
 };
