@@ -21,6 +21,8 @@ const BUILD_DIR = path.resolve("build");
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How long the services get to close after the requests are done. */
 const SHUTDOWN_CLOSE_MS = 5_000;
+/** How often expired stock reservations are given back (issue 22); reads give them back at once too. */
+const SWEEP_EVERY_MS = 30_000;
 
 function configOrExit(): Config {
   try {
@@ -57,6 +59,7 @@ async function main() {
   if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
   const services = await createServices(config, log, database);
   const { ssr, clientDir, middleware } = await pageRenderer(config);
+  const sweeper = startStockSweeper(services, log);
 
   const app = createApp({ config, log, services, ssr, clientDir });
   const listener = getRequestListener(app.fetch);
@@ -83,6 +86,7 @@ async function main() {
     log.info({ signal }, "shutting down: finishing in-flight requests");
     // Live order streams never finish by themselves: end them now (browsers reconnect elsewhere).
     services.orderFeed.closeAll();
+    clearInterval(sweeper);
     const force = setTimeout(() => {
       log.warn("in-flight requests did not finish in time; closing anyway");
       server.closeAllConnections();
@@ -102,6 +106,16 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+}
+
+/** Expired reservations give their units back (and cancel their intents) even when nobody reads them. */
+function startStockSweeper(services: Awaited<ReturnType<typeof createServices>>, log: ReturnType<typeof createLogger>): NodeJS.Timeout | undefined {
+  const stock = services.stock;
+  if (!stock) return undefined;
+  const timer = setInterval(() => {
+    stock.sweep().catch((error: unknown) => log.error({ err: error }, "stock sweep failed; will retry"));
+  }, SWEEP_EVERY_MS);
+  return timer.unref();
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { databaseAway, databaseIsAway } from "./http/errors.ts";
 import { PageCache } from "./http/page-cache.ts";
+import { pagesShowing } from "./catalogue/affected-pages.ts";
 import { loadContextFactory, type SsrHandler } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import type { Services } from "./services.ts";
@@ -22,7 +23,15 @@ export function pages(
   const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
   const cacheable = config.PAGE_CACHE_ENTRIES > 0 && config.NODE_ENV !== "development";
   const pageCache = cacheable ? new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES }) : null;
-  if (pageCache) services.catalogue.onChange(() => pageCache.clear());
+  if (pageCache) {
+    // Issue 22: only the pages that show a changed product go (a sale must not empty the cache).
+    services.catalogue.onChange((change) => {
+      void services.catalogue.list().then(
+        (products) => pageCache.drop(pagesShowing(change, products)),
+        () => pageCache.clear(),
+      );
+    });
+  }
   return async (c) => {
     const nonce = c.get("cspNonce");
     const url = new URL(c.req.url);

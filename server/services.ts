@@ -1,5 +1,7 @@
 import { AuthService } from "./auth/auth.ts";
 import type { Catalogue } from "./catalogue/catalogue.ts";
+import { DatabaseCatalogue } from "./catalogue/database.ts";
+import { type CatalogueEvents, InProcessCatalogueEvents, PostgresCatalogueEvents } from "./catalogue/events.ts";
 import { type CatalogueConfig, createCatalogue } from "./catalogue/index.ts";
 import type { Config } from "./config.ts";
 import type { AppDatabase } from "./db/database.ts";
@@ -12,6 +14,7 @@ import { PaymentsService } from "./payments/service.ts";
 import { StripeGateway } from "./payments/stripe-gateway.ts";
 import { TestGateway } from "./payments/test-gateway.ts";
 import { CatalogueSearch, type SearchService } from "./search/service.ts";
+import { StockService } from "./stock/stock.ts";
 
 export type ServicesConfig = CatalogueConfig &
   Pick<
@@ -23,6 +26,7 @@ export type ServicesConfig = CatalogueConfig &
   | "STRIPE_SECRET_KEY"
   | "STRIPE_PUBLISHABLE_KEY"
   | "STRIPE_WEBHOOK_SECRET"
+  | "RESERVATION_MINUTES"
 >;
 
 const RECONCILE_EVERY_MS = 5 * 60 * 1000;
@@ -39,6 +43,10 @@ export interface Services {
   /** The live order feeds (SSE) of this process. */
   readonly orderFeed: OrderFeed;
   readonly checkout: CheckoutMode;
+  /** "These products changed" across instances (sales, reservations, stock changes). */
+  readonly catalogueEvents: CatalogueEvents;
+  /** Reservations and sales; null where stock is not tracked (a remote or test-supplied catalogue). */
+  readonly stock: StockService | null;
   /**
    * Stops everything in order: open event streams, the LISTEN connection, the reconciler, then
    * the database, since the others may still be using it.
@@ -56,7 +64,14 @@ export async function createServices(
   database: AppDatabase,
   overrides: { catalogue?: Catalogue; stripeApi?: { host: string; port: number; protocol: "http" | "https" } } = {},
 ): Promise<Services> {
-  const catalogue = overrides.catalogue ?? createCatalogue(config, log);
+  const catalogueEvents: CatalogueEvents =
+    database.driver.engine === "postgres" ? new PostgresCatalogueEvents(database.driver.pool.options, log) : new InProcessCatalogueEvents();
+  // The catalogue lives in the shop's database unless CATALOGUE_URL names a remote one (stock untracked there).
+  const catalogue = overrides.catalogue ?? (config.CATALOGUE_URL ? createCatalogue(config, log) : await DatabaseCatalogue.open(database, catalogueEvents, log));
+  const stock =
+    catalogue instanceof DatabaseCatalogue
+      ? new StockService({ db: database.db, events: catalogueEvents, log, reservationMs: config.RESERVATION_MINUTES * 60_000 })
+      : null;
   const auth = await AuthService.create(database, config, log);
   const gateway =
     config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY
@@ -66,7 +81,7 @@ export async function createServices(
     database.driver.engine === "postgres" ? new PostgresOrderEvents(database.driver.pool.options, log) : new InProcessOrderEvents();
   const orders = new OrdersService(database.db, orderEvents);
   const orderFeed = new OrderFeed(orders, orderEvents, log);
-  const payments = new PaymentsService({ db: database.db, catalogue, gateway, orders, log });
+  const payments = new PaymentsService({ db: database.db, catalogue, gateway, orders, stock, log });
   const search = new CatalogueSearch(catalogue, log);
   const checkout: CheckoutMode =
     gateway.kind === "stripe" && config.STRIPE_PUBLISHABLE_KEY ? { gateway: "stripe", publishableKey: config.STRIPE_PUBLISHABLE_KEY } : { gateway: "test" };
@@ -88,9 +103,13 @@ export async function createServices(
     orderEvents,
     orderFeed,
     checkout,
+    catalogueEvents,
+    stock,
     async close() {
       orderFeed.closeAll();
       await orderEvents.close();
+      await catalogueEvents.close();
+      if (catalogue instanceof DatabaseCatalogue) catalogue.close();
       clearInterval(timer);
       search.close();
       await reconciling;

@@ -27,9 +27,15 @@ export interface Catalogue {
   /**
    * Calls `listener` whenever the catalogue's data has changed (a remote refresh that brought
    * different products), so derived data (search index, page cache) can be rebuilt. Returns the
-   * function that unsubscribes. The embedded catalogue never changes while the process runs.
+   * function that unsubscribes. The embedded catalogue never changes while the process runs; the
+   * database catalogue tells which products changed (a sale, a reservation, a stock change).
    */
-  onChange(listener: () => void): () => void;
+  onChange(listener: (change?: CatalogueChange) => void): () => void;
+}
+
+/** What changed: these products (`ids`), or anything (`ids: null`, or no change given: a remote refresh). */
+export interface CatalogueChange {
+  ids: number[] | null;
 }
 
 /** What a picture request carries that the answer depends on. */

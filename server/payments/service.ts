@@ -7,6 +7,8 @@ import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Order } from "../orders/order.ts";
 import type { OrdersService } from "../orders/service.ts";
+import { RESERVATION_EXPIRED } from "../../lib/stock.ts";
+import type { StockService } from "../stock/stock.ts";
 import type { IntentState, PaymentGateway } from "./gateway.ts";
 import { findPayment, insertPayment, markSucceeded, type Payment, paymentsInFlight } from "./store.ts";
 
@@ -25,6 +27,8 @@ export interface PaymentsDeps {
   catalogue: Catalogue;
   gateway: PaymentGateway;
   orders: OrdersService;
+  /** Stock reservations (issue 22); null where stock is not tracked. */
+  stock?: StockService | null;
   log: Logger;
   now?: () => number;
 }
@@ -60,9 +64,12 @@ export class PaymentsService {
       return fail(409, `The basket's prices have changed: its total is now ${formatCents(totalCents)}. Please review your basket.`, "amount_mismatch");
     }
     if (totalCents === 0) return fail(422, "There is nothing to pay for.", "amount_too_small");
+    // Stock (issue 22): refuse a line beyond what is available before the gateway is asked for anything.
+    const short = await this.deps.stock?.check(userId, priced.value);
+    if (short) return short;
     const checkoutId = randomUUID();
     const intent = await this.deps.gateway.createIntent({ amountCents: totalCents, userId, checkoutId });
-    await insertPayment(this.deps.db, {
+    const payment: Payment = {
       id: intent.id,
       userId,
       gateway: this.mode,
@@ -71,7 +78,11 @@ export class PaymentsService {
       status: "requires_payment_method",
       clientSecretHash: intent.secretHash,
       created: intent.created,
-    });
+    };
+    // Stock (issue 22): the units are reserved in the transaction that records the intent; a refusal records nothing.
+    // TODO(harden): cancel the intent at the gateway on a refusal here (cancelIntent) once that port method lands.
+    const refused = this.deps.stock ? await this.deps.stock.reserve(payment, priced.value, (trx) => insertPayment(trx, payment)) : await insertPayment(this.deps.db, payment);
+    if (refused) return refused;
     this.deps.log.info({ paymentIntent: intent.id, amountCents: totalCents, lines: priced.value.length }, "payment intent created");
     return { ok: true, value: { clientSecret: intent.clientSecret } };
   }
@@ -84,6 +95,8 @@ export class PaymentsService {
     const payment = id ? await findPayment(this.deps.db, id) : null;
     if (!payment || payment.userId !== userId || !cards.secretMatches(input.clientSecret, payment.clientSecretHash)) return NOT_FOUND;
     if (payment.status === "succeeded") return this.alreadySucceeded();
+    // Stock (issue 22): no card is charged for units no longer held.
+    if (this.deps.stock && !(await this.deps.stock.stillHeld(payment.id))) return fail(409, RESERVATION_EXPIRED, "reservation_expired");
     const outcome = cards.charge(input.card, new Date(this.now()));
     if (!outcome.ok) {
       this.deps.log.info({ paymentIntent: payment.id, code: outcome.code, declineCode: outcome.declineCode }, "card payment declined");
@@ -160,10 +173,13 @@ export class PaymentsService {
    */
   private async fulfil(payment: Payment, details: { card?: { brand: string; last4: string }; created?: number }): Promise<{ changed: boolean; order: Order }> {
     const order: Order = { id: payment.id, amount: payment.amountCents, basket: payment.basket, created: details.created ?? payment.created };
-    const { changed, placed } = await this.deps.db.transaction().execute(async (trx) => ({
-      changed: await markSucceeded(trx, payment.id, { card: details.card, now: this.now() }),
-      placed: await this.deps.orders.place(trx, payment.userId, order),
-    }));
+    const { changed, placed } = await this.deps.db.transaction().execute(async (trx) => {
+      const changed = await markSucceeded(trx, payment.id, { card: details.card, now: this.now() });
+      const placed = await this.deps.orders.place(trx, payment.userId, order);
+      // Stock (issue 22): the reservation becomes a sale in the same transaction, exactly once.
+      if (changed && this.deps.stock) await this.deps.stock.sell(trx, payment);
+      return { changed, placed };
+    });
     if (placed) this.deps.log.info({ order: order.id, amountCents: order.amount }, "order placed");
     return { changed, order };
   }

@@ -1,6 +1,7 @@
 import type { Migration } from "kysely";
 import settings from "./0001_settings.ts";
 import paymentsAndOrders from "./0002_payments_and_orders.ts";
+import catalogueAndStock from "./0005_catalogue_and_stock.ts";
 
 /**
  * Every migration, one file per change, keyed by its file name; they run in name order on both
@@ -10,4 +11,5 @@ import paymentsAndOrders from "./0002_payments_and_orders.ts";
 export const migrations: Record<string, Migration> = {
   "0001_settings": settings,
   "0002_payments_and_orders": paymentsAndOrders,
+  "0005_catalogue_and_stock": catalogueAndStock,
 };
