@@ -25,8 +25,8 @@ async function runTwice(env: Record<string, string>, engine: string) {
   const first = await start(env);
   const health = await fetch(`${first.url}/api/health`);
   expect(health.status).toBe(200);
-  expect(await health.json()).toEqual({ status: "ok", database: engine, catalogue: { source: "embedded", state: "fresh" } });
-  expect(first.logs.find((r) => r.msg === "database migrated")?.migrations).toEqual(["0001_settings", "0002_payments_and_orders"]);
+  expect(await health.json()).toEqual({ status: "ok", database: engine, catalogue: { source: "database", state: "fresh" } });
+  expect(first.logs.find((r) => r.msg === "database migrated")?.migrations).toEqual(["0001_settings", "0002_payments_and_orders", "0005_catalogue_and_stock"]);
   expect(await first.stop()).toBe(0);
   expect(first.logs.map((r) => r.msg)).toContain("stopped");
 

@@ -2,12 +2,13 @@ import type { Product } from "./product.ts";
 
 /**
  * How the catalogue is doing, for /api/health (it never fails the health check: the pages degrade).
- * fresh: the host answered the last time it was asked (the embedded catalogue always is).
+ * fresh: the host answered the last time it was asked (the embedded and database catalogues always are:
+ * a database that does not answer shows in the health check itself).
  * stale: the host is failing since `since`; pages are served from the copy taken at `updatedAt`.
  * unavailable: there is no good copy (since `since`); pages show their fallbacks.
  */
 export type CatalogueHealth =
-  | { source: "embedded"; state: "fresh" }
+  | { source: "embedded" | "database"; state: "fresh" }
   | { source: "remote"; state: "fresh"; updatedAt: string }
   | { source: "remote"; state: "stale"; since: string; updatedAt: string; error: string; retryAt?: string }
   | { source: "remote"; state: "unavailable"; since: string; error: string; retryAt?: string };

@@ -70,7 +70,7 @@ export class DatabaseCatalogue implements Catalogue {
   }
 
   health() {
-    return { source: "embedded", state: "fresh" } as const;
+    return { source: "database", state: "fresh" } as const;
   }
 
   onChange(listener: (change: CatalogueChange) => void): () => void {
