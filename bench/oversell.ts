@@ -105,7 +105,7 @@ async function onPostgres(): Promise<Outcome | null> {
   const database = openDatabase({ engine: "postgres", url: POSTGRES_URL, searchPath: schema, maxConnections: 2 });
   try {
     await prepare(database);
-    const cluster = await startCluster({ databaseUrl, env: { AUTH_RATE_LIMIT_MAX: "1000000", LOG_LEVEL: "warn" } });
+    const cluster = await startCluster({ databaseUrl, env: { AUTH_RATE_LIMIT_MAX: "1000000" } });
     try {
       // 500 through each instance: the shoppers' requests go to their own instance, as nginx would spread them.
       const people = await shoppers(cluster.instances.map((i) => i.url), cluster.url);
@@ -125,7 +125,7 @@ async function onSqlite(): Promise<Outcome> {
   const database = openDatabase({ engine: "sqlite", file: path.join(dataDir, "storefront.sqlite") });
   await prepare(database);
   const origin = "http://bench.test";
-  const server = await startServer({ DATA_DIR: dataDir, PUBLIC_URL: origin, AUTH_RATE_LIMIT_MAX: "1000000", LOG_LEVEL: "warn" });
+  const server = await startServer({ DATA_DIR: dataDir, PUBLIC_URL: origin, AUTH_RATE_LIMIT_MAX: "1000000" });
   try {
     const people = await shoppers([server.url], origin);
     return await race("SQLite, 1 instance", database, people, origin);

@@ -32,9 +32,18 @@ test("a product with 3 units says so; once they are bought its page and card say
     await page.screenshot({ path: `${SHOTS}/product-3-left-${size.width}.png`, fullPage: true });
   }
   const add = product.getByRole("button", { name: "Add to cart", exact: true });
-  for (let i = 0; i < 3; i++) await add.click();
+  for (let i = 0; i < 4; i++) await add.click();
+  await expectCartCount(page, 4);
+  // One more than there is: the cart says so, until the quantity comes down.
+  await page.getByRole("banner").getByRole("link", { name: /^Cart/ }).click();
+  const short = page.getByText("Only 3 left in stock.", { exact: true });
+  await expect(short).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/cart-only-3-left-1280.png`, fullPage: true });
+  await page.getByRole("button", { name: `Decrease quantity of ${RING.title}` }).click();
+  await expect(short).toHaveCount(0);
   await expectCartCount(page, 3);
-  await toPayment(page);
+  await page.getByRole("link", { name: "Continue to checkout", exact: true }).click();
+  await expect(page).toHaveURL(/\/payment$/);
   await fillCard(page);
   await payNow(page).click();
   await expect(page).toHaveURL(/\/orders$/);
@@ -96,4 +105,7 @@ test("two shoppers race for the last unit: one order, the other is told it is ou
     await loser.setViewportSize(size);
     await loser.screenshot({ path: `${SHOTS}/payment-out-of-stock-${size.width}.png`, fullPage: true });
   }
+  // The cart marks the line that asks for more than there is.
+  await loser.getByRole("banner").getByRole("link", { name: /^Cart/ }).click();
+  await expect(loser.getByRole("listitem").filter({ has: card(loser, BAND) }).getByText("Currently unavailable.", { exact: true })).toBeVisible();
 });

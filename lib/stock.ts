@@ -15,9 +15,10 @@ export function availabilityText(stock: number | null | undefined): string | nul
   return "In stock";
 }
 
-/** What the cart says of a line whose quantity is more than the `stock` available; null when it is not. */
+/** What the cart says of a line whose quantity is more than the `stock` available (none left: unavailable); null when it is not. */
 export function lineShortText(amount: number, stock: number | null | undefined): string | null {
-  return stock != null && amount > stock ? `Only ${stock} left in stock.` : null;
+  if (stock == null || amount <= stock) return null;
+  return stock <= 0 ? "Currently unavailable." : `Only ${stock} left in stock.`;
 }
 
 /** Whether a product can be added to a basket: untracked stock (null, absent) is unlimited. */

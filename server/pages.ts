@@ -3,7 +3,7 @@ import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { databaseAway, databaseIsAway } from "./http/errors.ts";
 import { PageCache } from "./http/page-cache.ts";
-import { pagesShowing } from "./catalogue/affected-pages.ts";
+import { AffectedPages } from "./catalogue/affected-pages.ts";
 import { loadContextFactory, type SsrHandler } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import type { Services } from "./services.ts";
@@ -25,9 +25,14 @@ export function pages(
   const pageCache = cacheable ? new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES }) : null;
   if (pageCache) {
     // Issue 22: only the pages that show a changed product go (a sale must not empty the cache).
+    const affected = new AffectedPages();
+    void services.catalogue.list().then(
+      (products) => affected.of({ ids: [] }, products),
+      () => {},
+    );
     services.catalogue.onChange((change) => {
       void services.catalogue.list().then(
-        (products) => pageCache.drop(pagesShowing(change, products)),
+        (products) => pageCache.drop(affected.of(change, products)),
         () => pageCache.clear(),
       );
     });

@@ -1,19 +1,47 @@
+import { availabilityText } from "../../lib/stock.ts";
 import type { CatalogueChange } from "./catalogue.ts";
 import { parseProductId, type Product } from "./product.ts";
 
+/** What the pages show of a product: everything but the exact stock, which shows only as its text. */
+const shown = ({ stock, ...rest }: Product): string => JSON.stringify({ ...rest, stock: availabilityText(stock) });
+
 /**
- * Which cached pages (keys: path and query) show any of the changed products: their own product
- * pages, the home page (every product), their categories' results pages, search results and the
- * cart (which reads what is available). Everything else stays cached: a sale must not empty the
- * page cache. A change without ids (a remote refresh) affects every page.
+ * Which cached pages (keys: path and query) a catalogue change makes wrong. A product whose shown
+ * data changed (a price, a title, "In stock" becoming "Only 5 left in stock.", a sell-out) takes
+ * its own page, the home page (every product), its category's results and search results with it;
+ * the cart, which reads the exact stock, goes on any change. A sale that leaves plenty changes no
+ * product page, so busy checkouts do not empty the page cache. A change without ids (a remote
+ * refresh) affects every page.
  */
-export function pagesShowing(change: CatalogueChange | undefined, products: readonly Product[]): (key: string) => boolean {
-  if (!change || change.ids === null) return () => true;
-  const ids = new Set(change.ids);
-  const categories = new Set(products.filter((p) => ids.has(p.id)).map((p) => p.category));
+export class AffectedPages {
+  private shown = new Map<number, string>();
+
+  constructor(initial: readonly Product[] = []) {
+    this.remember(initial);
+  }
+
+  /** The pages `change` affects, given the catalogue's products after it. */
+  of(change: CatalogueChange | undefined, products: readonly Product[]): (key: string) => boolean {
+    const before = this.shown;
+    this.shown = new Map();
+    this.remember(products);
+    if (!change || change.ids === null) return () => true;
+    const changed = change.ids.filter((id) => before.get(id) !== this.shown.get(id));
+    const categories = new Set(products.filter((p) => changed.includes(p.id)).map((p) => p.category));
+    return pagesShowing(new Set(changed), categories);
+  }
+
+  private remember(products: readonly Product[]) {
+    for (const product of products) this.shown.set(product.id, shown(product));
+  }
+}
+
+function pagesShowing(ids: Set<number>, categories: Set<string>): (key: string) => boolean {
   return (key) => {
     const path = key.split("?", 1)[0]!;
-    if (path === "/" || path === "/search" || path === "/cart") return true;
+    if (path === "/cart") return true;
+    if (ids.size === 0) return false;
+    if (path === "/" || path === "/search") return true;
     const segments = path.split("/");
     if (segments.length !== 3) return false;
     const [, section, raw] = segments as [string, string, string];

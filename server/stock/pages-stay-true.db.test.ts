@@ -54,6 +54,13 @@ describe.each(testEngines())("catalogue changes on %s", (engine) => {
       expect(api.stock).toBe(0);
     }
     expect((await shop.app.request(`${TEST_ORIGIN}/api/payment/create`, jsonPost({ items: [{ id: RING, amount: 1 }], total: 1 }, { cookie }))).status).toBe(409);
+
+    // A sale that leaves plenty changes what no page shows: the pages stay cached.
+    expect((await checkout(send, { origin: TEST_ORIGIN, cookie, items: [{ id: 2, amount: 1 }] })).paid?.status).toBe(200);
+    await vi.waitFor(async () => expect((await shop.catalogue.byId(2))!.stock).toBe(999));
+    await shop.catalogue.settled();
+    expect((await shop.page("/products/2")).cache).toBe("hit");
+    expect((await shop.page("/")).cache).toBe("hit");
   }, 60_000);
 
   it("a price change announced by the event shows on the product page, in search results and in the FakeStore API", async () => {
