@@ -80,9 +80,9 @@ export function ProductCard({ product, flex, showDescription, showAdd, showStock
           </div>
         )}
         {availability && (
-          <p className={`card__stock${available ? "" : " card__stock--out"}`} data-stock={product.stock}>
+          <div className={`card__stock${available ? "" : " card__stock--out"}`} data-stock={product.stock}>
             {availability}
-          </p>
+          </div>
         )}
         {showAdd && available && (
           <button
