@@ -36,7 +36,8 @@ test("a product with 3 units says so; once they are bought its page and card say
   await expectCartCount(page, 4);
   // One more than there is: the cart says so, until the quantity comes down.
   await page.getByRole("banner").getByRole("link", { name: /^Cart/ }).click();
-  const short = page.getByText("Only 3 left in stock.", { exact: true });
+  await expect(page).toHaveURL(/\/cart$/);
+  const short = page.getByRole("listitem").filter({ has: card(page, RING) }).getByText("Only 3 left in stock.", { exact: true });
   await expect(short).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/cart-only-3-left-1280.png`, fullPage: true });
   await page.getByRole("button", { name: `Decrease quantity of ${RING.title}` }).click();

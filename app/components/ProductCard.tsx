@@ -80,7 +80,7 @@ export function ProductCard({ product, flex, showDescription, showAdd, showStock
           </div>
         )}
         {availability && (
-          <div className={`card__stock${available ? "" : " card__stock--out"}`} data-stock={product.stock}>
+          <div className={`card__stock${product.stock != null && product.stock <= 5 ? " card__stock--low" : ""}`} data-stock={product.stock}>
             {availability}
           </div>
         )}
