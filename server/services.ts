@@ -64,10 +64,12 @@ export async function createServices(
   database: AppDatabase,
   overrides: { catalogue?: Catalogue; stripeApi?: { host: string; port: number; protocol: "http" | "https" } } = {},
 ): Promise<Services> {
+  // Only the database catalogue changes through the shop: others need no LISTEN connection.
+  const ownCatalogue = !overrides.catalogue && !config.CATALOGUE_URL;
   const catalogueEvents: CatalogueEvents =
-    database.driver.engine === "postgres" ? new PostgresCatalogueEvents(database.driver.pool.options, log) : new InProcessCatalogueEvents();
+    ownCatalogue && database.driver.engine === "postgres" ? new PostgresCatalogueEvents(database.driver.pool.options, log) : new InProcessCatalogueEvents();
   // The catalogue lives in the shop's database unless CATALOGUE_URL names a remote one (stock untracked there).
-  const catalogue = overrides.catalogue ?? (config.CATALOGUE_URL ? createCatalogue(config, log) : await DatabaseCatalogue.open(database, catalogueEvents, log));
+  const catalogue = overrides.catalogue ?? (ownCatalogue ? await DatabaseCatalogue.open(database, catalogueEvents, log) : createCatalogue(config, log));
   const stock =
     catalogue instanceof DatabaseCatalogue
       ? new StockService({ db: database.db, events: catalogueEvents, log, reservationMs: config.RESERVATION_MINUTES * 60_000 })
