@@ -60,11 +60,6 @@ export class PageCache {
     for (const key of [...this.entries.keys()]) if (affected(key)) this.remove(key);
   }
 
-  /** The keys of the pages held now (tests and operators). */
-  keys(): string[] {
-    return [...this.entries.keys()];
-  }
-
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
