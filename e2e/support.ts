@@ -16,6 +16,8 @@ export interface CatalogueProduct {
   category: string;
   image: string;
   rating: { rate: number; count: number };
+  /** The first stock (issue 22); the stock journeys sell out the low ones. */
+  stock: number;
 }
 
 export const products: CatalogueProduct[] = JSON.parse(

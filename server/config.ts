@@ -65,6 +65,8 @@ const schema = z.object({
   PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).default(500),
   // This instance's name in its live streams' first event, so operators (and the scale-out tests)
   // can see which instance a browser landed on.
+  // How long a checkout holds its units (issue 22) before they go back on sale.
+  RESERVATION_MINUTES: positiveInt.default(15),
   INSTANCE_NAME: z.string().regex(/^[\w.-]{1,64}$/, "must be 1 to 64 letters, digits, dots, dashes or underscores").default("storefront"),
   // Prometheus metrics (GET /metrics) on a listener of their own; off when METRICS_PORT is unset.
   METRICS_PORT: port.optional(),

@@ -26,7 +26,7 @@ async function runTwice(env: Record<string, string>, engine: string) {
   const first = await start(env);
   const health = await fetch(`${first.url}/api/health`);
   expect(health.status).toBe(200);
-  expect(await health.json()).toEqual({ status: "ok", database: engine, catalogue: { source: "embedded", state: "fresh" } });
+  expect(await health.json()).toEqual({ status: "ok", database: engine, catalogue: { source: "database", state: "fresh" } });
   expect(first.logs.find((r) => r.msg === "database migrated")?.migrations).toEqual(Object.keys(migrations));
   expect(await first.stop()).toBe(0);
   expect(first.logs.map((r) => r.msg)).toContain("stopped");

@@ -27,6 +27,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const SHUTDOWN_CLOSE_MS = 5_000;
 /** How often payment intents in flight are looked after (paid ones fulfilled, expired ones cancelled). */
 const RECONCILE_EVERY_MS = 5 * 60 * 1000;
+/** How often expired stock reservations are given back (issue 22); reads give them back at once too. */
+const SWEEP_EVERY_MS = 30_000;
 
 function configOrExit(): Config {
   try {
@@ -69,6 +71,7 @@ async function main() {
   const { ssr, clientDir, middleware, pageRoutes } = await pageRenderer(config);
   const metricsServer = config.METRICS_PORT === undefined ? null : await serveMetrics(services.metrics.registry, config.METRICS_HOST, config.METRICS_PORT);
   if (metricsServer) log.info({ url: metricsServer.url }, "metrics listening");
+  const sweeper = startStockSweeper(services, log);
 
   const app = createApp({ config, log, services, ssr, clientDir, pageRoutes });
   const listener = getRequestListener(app.fetch);
@@ -108,6 +111,7 @@ async function main() {
     log.info("shutting down: finishing in-flight requests");
     // Live order streams never finish by themselves: end them now (browsers reconnect elsewhere).
     services.orderFeed.closeAll();
+    clearInterval(sweeper);
     const force = setTimeout(() => {
       log.warn("in-flight requests did not finish in time; closing anyway");
       server.closeAllConnections();
@@ -130,6 +134,16 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+}
+
+/** Expired reservations give their units back (and cancel their intents) even when nobody reads them. */
+function startStockSweeper(services: Awaited<ReturnType<typeof createServices>>, log: ReturnType<typeof createLogger>): NodeJS.Timeout | undefined {
+  const stock = services.stock;
+  if (!stock) return undefined;
+  const timer = setInterval(() => {
+    stock.sweep().catch((error: unknown) => log.error({ err: error }, "stock sweep failed; will retry"));
+  }, SWEEP_EVERY_MS);
+  return timer.unref();
 }
 
 main().catch((error: unknown) => {

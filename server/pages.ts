@@ -3,6 +3,7 @@ import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { databaseAway, databaseIsAway } from "./http/errors.ts";
 import { PageCache } from "./http/page-cache.ts";
+import { AffectedPages } from "./catalogue/affected-pages.ts";
 import { loadContextFactory, type SsrHandler } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import type { Services } from "./services.ts";
@@ -22,7 +23,20 @@ export function pages(
   const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
   const cacheable = config.PAGE_CACHE_ENTRIES > 0 && config.NODE_ENV !== "development";
   const pageCache = cacheable ? new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES, telemetry: services.metrics }) : null;
-  if (pageCache) services.catalogue.onChange(() => pageCache.clear());
+  if (pageCache) {
+    // Issue 22: only the pages that show a changed product go (a sale must not empty the cache).
+    const affected = new AffectedPages();
+    void services.catalogue.list().then(
+      (products) => affected.of({ ids: [] }, products),
+      () => {},
+    );
+    services.catalogue.onChange((change) => {
+      void services.catalogue.list().then(
+        (products) => pageCache.drop(affected.of(change, products)),
+        () => pageCache.clear(),
+      );
+    });
+  }
   return async (c) => {
     const nonce = c.get("cspNonce");
     const url = new URL(c.req.url);

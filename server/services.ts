@@ -1,5 +1,7 @@
 import { AuthService } from "./auth/auth.ts";
 import type { Catalogue } from "./catalogue/catalogue.ts";
+import { DatabaseCatalogue } from "./catalogue/database.ts";
+import { type CatalogueEvents, InProcessCatalogueEvents, PostgresCatalogueEvents } from "./catalogue/events.ts";
 import { type CatalogueConfig, createCatalogue } from "./catalogue/index.ts";
 import type { Config } from "./config.ts";
 import type { AppDatabase } from "./db/database.ts";
@@ -20,6 +22,7 @@ import { PaymentsService } from "./payments/service.ts";
 import { StripeGateway } from "./payments/stripe-gateway.ts";
 import { TestGateway } from "./payments/test-gateway.ts";
 import { CatalogueSearch, type SearchService } from "./search/service.ts";
+import { StockService } from "./stock/stock.ts";
 
 export type ServicesConfig = CatalogueConfig &
   MailConfig &
@@ -35,6 +38,7 @@ export type ServicesConfig = CatalogueConfig &
   | "METRICS_PORT"
   | "PAYMENT_INTENT_TTL_HOURS"
   | "PAYMENT_CREATE_RATE_LIMIT"
+  | "RESERVATION_MINUTES"
 >;
 
 /** Every back-end service, built once per process; `main.ts` and the tests both use it. */
@@ -59,6 +63,10 @@ export interface Services {
   readonly mail: MailService;
   /** Looks after payment intents in flight; started by `main.ts` (startReconciler), run by tests. */
   readonly reconciler: PaymentReconciler;
+  /** "These products changed" across instances (sales, reservations, stock changes). */
+  readonly catalogueEvents: CatalogueEvents;
+  /** Reservations and sales; null where stock is not tracked (a remote or test-supplied catalogue). */
+  readonly stock: StockService | null;
   /**
    * Stops everything in order: open event streams, the LISTEN connections, the mail worker (after
    * the message in flight), then the database, since the others may still be using it. (`main.ts`
@@ -87,7 +95,13 @@ export async function createServices(
   const metrics = new ShopMetrics(tracing.trace);
   // Node's process metrics cost a little (an event loop monitor): only when someone reads them.
   if (config.METRICS_PORT !== undefined) metrics.collectProcessMetrics();
-  const catalogue = overrides.catalogue ?? createCatalogue(config, log, {}, metrics);
+  // Only the database catalogue changes through the shop: others need no LISTEN connection.
+  const ownCatalogue = !overrides.catalogue && !config.CATALOGUE_URL;
+  const catalogueEvents: CatalogueEvents =
+    ownCatalogue && database.driver.engine === "postgres" ? new PostgresCatalogueEvents(database.driver.pool.options, log) : new InProcessCatalogueEvents();
+  // The catalogue lives in the shop's database unless CATALOGUE_URL names a remote one (stock untracked there).
+  const databaseCatalogue = ownCatalogue ? await DatabaseCatalogue.open(database, catalogueEvents, log) : null;
+  const catalogue = overrides.catalogue ?? databaseCatalogue ?? createCatalogue(config, log, {}, metrics);
   const mail = createMail(config, log, database, overrides.mail);
   const auth = await AuthService.create(database, config, log, resetMailWriter(database.db, log, () => mail.worker.kick()));
   const gateway =
@@ -99,11 +113,21 @@ export async function createServices(
   const orders = new OrdersService(database.db, orderEvents);
   const orderFeed = new OrderFeed(orders, orderEvents, log);
   const paymentGateway = instrumentedGateway(gateway, metrics);
+  const stock = databaseCatalogue
+    ? new StockService({
+        db: database.db,
+        events: catalogueEvents,
+        log,
+        reservationMs: config.RESERVATION_MINUTES * 60_000,
+        cancelIntent: (id) => paymentGateway.cancelIntent(id),
+      })
+    : null;
   const payments = new PaymentsService({
     db: database.db,
     catalogue,
     gateway: paymentGateway,
     orders,
+    stock,
     log,
     telemetry: metrics,
     createLimitPerMinute: config.PAYMENT_CREATE_RATE_LIMIT,
@@ -130,10 +154,14 @@ export async function createServices(
     readiness,
     mail,
     reconciler,
+    catalogueEvents,
+    stock,
     async close() {
       readiness.drain();
       orderFeed.closeAll();
       await orderEvents.close();
+      await catalogueEvents.close();
+      databaseCatalogue?.close();
       search.close();
       await auth.close();
       await mail.close();

@@ -3,11 +3,12 @@ import { Link } from "react-router";
 import type { Product } from "../../server/catalogue/product.ts";
 import { TAPPED, takeEarlyTaps } from "../basket/early-taps.ts";
 import { useStore } from "../basket/store.tsx";
+import { availabilityText, inStock } from "../../lib/stock.ts";
 import { Price } from "./Price.tsx";
 import { shorten } from "../text.ts";
 import { Rating } from "./Rating.tsx";
 
-type CardProduct = Pick<Product, "id" | "title" | "image" | "imageSrcSet" | "rating" | "priceCents" | "description">;
+type CardProduct = Pick<Product, "id" | "title" | "image" | "imageSrcSet" | "rating" | "priceCents" | "description" | "stock">;
 
 export interface ProductCardProps {
   product: CardProduct;
@@ -15,6 +16,8 @@ export interface ProductCardProps {
   flex?: boolean;
   showDescription?: boolean;
   showAdd?: boolean;
+  /** Says how many are left ("In stock", "Only 3 left in stock.", "Currently unavailable."): the product page. */
+  showStock?: boolean;
   /** Eager, high-priority image: for a card that is the page's main content. */
   priority?: boolean;
   headingLevel?: 1 | 2 | 3;
@@ -31,19 +34,21 @@ const FLEX_IMAGE_SIZES = "(max-width: 600px) 200px, 160px";
 
 const SHORT_DESCRIPTION = 140;
 
-export function ProductCard({ product, flex, showDescription, showAdd, priority, headingLevel = 3, highlightedTitle, imageSizes }: ProductCardProps) {
+export function ProductCard({ product, flex, showDescription, showAdd, showStock, priority, headingLevel = 3, highlightedTitle, imageSizes }: ProductCardProps) {
   const [, dispatch] = useStore();
   const [expanded, setExpanded] = useState(false);
   const Heading = (["h1", "h2", "h3"] as const)[headingLevel - 1]!;
   // A toggle that would reveal only a few more words is noise: show such a text whole.
   const long = product.description.length > SHORT_DESCRIPTION + 20;
   const addButton = useRef<HTMLButtonElement>(null);
+  const available = inStock(product.stock);
+  const availability = showStock ? availabilityText(product.stock) : null;
   // Taps on this card's button before the app had hydrated count now (see early-taps.ts).
   useEffect(() => {
-    if (!showAdd) return;
+    if (!showAdd || !available) return;
     for (let taps = takeEarlyTaps(product.id); taps > 0; taps--) dispatch({ type: "ADD_TO_BASKET", item: product });
     addButton.current?.removeAttribute(TAPPED);
-  }, [showAdd, product, dispatch]);
+  }, [showAdd, available, product, dispatch]);
   return (
     <article className={`card${flex ? " card--flex" : ""}`} aria-label={product.title}>
       <Link to={`/products/${product.id}`} className="card__image-link">
@@ -74,7 +79,12 @@ export function ProductCard({ product, flex, showDescription, showAdd, priority,
             )}
           </div>
         )}
-        {showAdd && (
+        {availability && (
+          <div className={`card__stock${product.stock != null && product.stock <= 5 ? " card__stock--low" : ""}`} data-stock={product.stock}>
+            {availability}
+          </div>
+        )}
+        {showAdd && available && (
           <button
             type="button"
             className="button-primary card__add"
@@ -83,6 +93,11 @@ export function ProductCard({ product, flex, showDescription, showAdd, priority,
             onClick={() => dispatch({ type: "ADD_TO_BASKET", item: product })}
           >
             Add to cart
+          </button>
+        )}
+        {showAdd && !available && (
+          <button type="button" className="button-primary card__add" disabled>
+            Out of stock
           </button>
         )}
       </div>

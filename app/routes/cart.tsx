@@ -2,6 +2,7 @@ import { useRef } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/cart";
 import { subtotalCents } from "../../lib/basket.ts";
+import { lineShortText } from "../../lib/stock.ts";
 import { useStore } from "../basket/store.tsx";
 import { Price } from "../components/Price.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
@@ -10,7 +11,14 @@ import { itemCount } from "../text.ts";
 
 export const meta: Route.MetaFunction = () => pageMeta("Shopping basket", "Review the items in your Storefront basket.");
 
-export default function Cart() {
+/** What is available of each product whose stock is tracked (issue 22), to mark lines that ask for more. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const stock: Record<number, number> = {};
+  for (const product of await context.catalogue.list()) if (product.stock != null) stock[product.id] = product.stock;
+  return { stock };
+}
+
+export default function Cart({ loaderData: { stock } }: Route.ComponentProps) {
   const [{ basket }, dispatch] = useStore();
   // When a line disappears under a keyboard user's focus, focus moves to the basket heading.
   const heading = useRef<HTMLHeadingElement>(null);
@@ -51,6 +59,11 @@ export default function Cart() {
                     −
                   </button>
                 </div>
+                {lineShortText(line.amount, stock[line.id]) && (
+                  <p className="error-text cart__short" role="status">
+                    {lineShortText(line.amount, stock[line.id])}
+                  </p>
+                )}
               </li>
             ))}
           </ul>

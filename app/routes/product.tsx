@@ -39,7 +39,7 @@ export default function ProductPage({ loaderData: { product, origin } }: Route.C
       "@type": "Offer",
       price: (product.priceCents / 100).toFixed(2),
       priceCurrency: "USD",
-      availability: "https://schema.org/InStock",
+      availability: product.stock === 0 ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
     },
     // Search engines reject a rating of no reviews: a product without reviews has no aggregateRating.
     ...(product.rating.count > 0 && {
@@ -48,7 +48,7 @@ export default function ProductPage({ loaderData: { product, origin } }: Route.C
   };
   return (
     <div className="product-page">
-      <ProductCard product={product} showDescription showAdd priority headingLevel={1} imageSizes={PRODUCT_IMAGE_SIZES} />
+      <ProductCard product={product} showDescription showAdd showStock priority headingLevel={1} imageSizes={PRODUCT_IMAGE_SIZES} />
       <script
         type="application/ld+json"
         // JSON.stringify leaves "<" as is; escaping it keeps a title from closing the script element.

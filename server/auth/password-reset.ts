@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { sql, type Kysely } from "kysely";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
@@ -76,7 +77,7 @@ export class PasswordReset {
     const started = Date.now();
     const result = await work();
     const wait = started + this.answerFloorMs - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait > 0) await delay(wait);
     return result;
   }
 

@@ -4,6 +4,7 @@ import { migrateToLatest } from "../db/migrations.ts";
 import { cleanupAfterEach, createPostgresSchema, freshDatabase, testEngines } from "../../test/support/database.ts";
 import { jsonPost, testApp } from "../../test/support/app.ts";
 import { postgresOrSkip } from "../../test/support/checkout.ts";
+import { eventually } from "../../test/support/poll.ts";
 
 // Issue 21, item 2: after Sign Out, a copied pair of cookies (session token and better-auth's
 // signed session cache) is refused at once, on this instance and within 1 s on every other.
@@ -24,15 +25,8 @@ const sessionEmail = async (app: App, cookie: string) =>
   ((await (await app.request("/api/auth/get-session", { headers: { cookie } })).json()) as { user?: { email: string } } | null)?.user?.email;
 
 /** Polls `probe` until it gives `expected`, for at most `withinMs`; what it last gave. */
-async function within<T>(withinMs: number, expected: T, probe: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  let last = await probe();
-  while (last !== expected && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    last = await probe();
-  }
-  return last;
-}
+const within = <T>(withinMs: number, expected: T, probe: () => Promise<T>): Promise<T> =>
+  eventually(probe, (value) => value === expected, { timeoutMs: withinMs, everyMs: 25 });
 
 describe.each(testEngines())("signing out on %s", (engine) => {
   const cleanup = cleanupAfterEach();

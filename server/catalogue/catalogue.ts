@@ -2,12 +2,13 @@ import type { Product } from "./product.ts";
 
 /**
  * How the catalogue is doing, for /api/health (it never fails the health check: the pages degrade).
- * fresh: the host answered the last time it was asked (the embedded catalogue always is).
+ * fresh: the host answered the last time it was asked (the embedded and database catalogues always are:
+ * a database that does not answer shows in the health check itself).
  * stale: the host is failing since `since`; pages are served from the copy taken at `updatedAt`.
  * unavailable: there is no good copy (since `since`); pages show their fallbacks.
  */
 export type CatalogueHealth =
-  | { source: "embedded"; state: "fresh" }
+  | { source: "embedded" | "database"; state: "fresh" }
   | { source: "remote"; state: "fresh"; updatedAt: string }
   | { source: "remote"; state: "stale"; since: string; updatedAt: string; error: string; retryAt?: string }
   | { source: "remote"; state: "unavailable"; since: string; error: string; retryAt?: string };
@@ -27,9 +28,15 @@ export interface Catalogue {
   /**
    * Calls `listener` whenever the catalogue's data has changed (a remote refresh that brought
    * different products), so derived data (search index, page cache) can be rebuilt. Returns the
-   * function that unsubscribes. The embedded catalogue never changes while the process runs.
+   * function that unsubscribes. The embedded catalogue never changes while the process runs; the
+   * database catalogue tells which products changed (a sale, a reservation, a stock change).
    */
-  onChange(listener: () => void): () => void;
+  onChange(listener: (change?: CatalogueChange) => void): () => void;
+}
+
+/** What changed: these products (`ids`), or anything (`ids: null`, or no change given: a remote refresh). */
+export interface CatalogueChange {
+  ids: number[] | null;
 }
 
 /** What a picture request carries that the answer depends on. */

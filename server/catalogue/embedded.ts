@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import type { Catalogue, ImageRequest, ImageSource } from "./catalogue.ts";
+import type { Catalogue, CatalogueChange, ImageRequest, ImageSource } from "./catalogue.ts";
 import { fakeStoreProduct, fromFakeStore, type Product } from "./product.ts";
 
 const CATALOGUE_DIR = fileURLToPath(new URL("../../catalogue/", import.meta.url));
@@ -60,7 +60,7 @@ export class EmbeddedCatalogue implements Catalogue {
     return { source: "embedded", state: "fresh" } as const;
   }
 
-  onChange(_listener: () => void): () => void {
+  onChange(_listener: (change?: CatalogueChange) => void): () => void {
     return () => {};
   }
 

@@ -15,6 +15,11 @@ export interface Product {
    */
   imageSrcSet?: string;
   rating: { rate: number; count: number };
+  /**
+   * Units a shopper can still buy (stock less live reservations, never below 0); absent or null
+   * where stock is not tracked (a remote catalogue): unlimited.
+   */
+  stock?: number | null;
 }
 
 /** A product in the FakeStore API's shape: price in dollars. */
@@ -28,6 +33,8 @@ export const fakeStoreProduct = z.object({
   rating: z
     .object({ rate: z.number().min(0).max(5), count: z.number().int().nonnegative() })
     .default({ rate: 0, count: 0 }),
+  // Ours (issue 22): the units available, null where stock is not tracked. FakeStore has none.
+  stock: z.number().int().min(0).nullable().optional(),
 });
 export type FakeStoreProduct = z.infer<typeof fakeStoreProduct>;
 
@@ -47,6 +54,6 @@ export function fromFakeStore(raw: FakeStoreProduct): Product {
 /** Back to the FakeStore shape, with the image made absolute against `origin`. */
 export function toFakeStore(product: Product, origin: string): FakeStoreProduct {
   // Field by field: exactly FakeStore's fields, in its order (our extras, such as imageSrcSet, stay ours).
-  const { id, title, priceCents, description, category, image, rating } = product;
-  return { id, title, price: priceCents / 100, description, category, image: new URL(image, origin).href, rating };
+  const { id, title, priceCents, description, category, image, rating, stock } = product;
+  return { id, title, price: priceCents / 100, description, category, image: new URL(image, origin).href, rating, stock: stock ?? null };
 }

@@ -2,7 +2,7 @@ import { type ImageProxy, PLACEHOLDER_PATH, REMOTE_IMAGE_PATH } from "../images/
 import { proxyImages } from "../images/source.ts";
 import type { Logger } from "../log.ts";
 import { noTelemetry, type Telemetry } from "../observability/port.ts";
-import { type Catalogue, type CatalogueHealth, CatalogueUnavailableError, type ImageSource } from "./catalogue.ts";
+import { type Catalogue, type CatalogueChange, type CatalogueHealth, CatalogueUnavailableError, type ImageSource } from "./catalogue.ts";
 import { CircuitBreaker } from "./circuit-breaker.ts";
 import { CatalogueFetchError, fetchCatalogueJson } from "./fetch-json.ts";
 import { fakeStoreProduct, fromFakeStore, type Product } from "./product.ts";
@@ -61,7 +61,7 @@ export class RemoteCatalogue implements Catalogue {
   private readonly base: string;
   private readonly now: () => number;
   private readonly breaker: CircuitBreaker;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(change: CatalogueChange) => void>();
   private readonly refreshListeners = new Set<(outcome: RefreshOutcome) => void>();
   private readonly createdAt: number;
   private readonly refusedImageOrigins = new Set<string>();
@@ -91,7 +91,7 @@ export class RemoteCatalogue implements Catalogue {
     return (await this.current()).byId.get(id) ?? null;
   }
 
-  onChange(listener: () => void): () => void {
+  onChange(listener: (change: CatalogueChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -173,7 +173,7 @@ export class RemoteCatalogue implements Catalogue {
       for (const listener of this.listeners) {
         // A listener's own failure (say, rebuilding a search index) must not fail the catalogue's readers.
         try {
-          listener();
+          listener({ ids: null });
         } catch (error) {
           this.options.log.error({ err: error }, "catalogue change listener failed");
         }
@@ -200,7 +200,8 @@ export class RemoteCatalogue implements Catalogue {
     const products: Product[] = [];
     for (const item of body) {
       const parsed = fakeStoreProduct.safeParse(item);
-      if (parsed.success) products.push(this.withLocalImage(fromFakeStore(parsed.data)));
+      // Stock is not tracked for a remote catalogue (unlimited), whatever the host says.
+      if (parsed.success) products.push(this.withLocalImage(fromFakeStore({ ...parsed.data, stock: undefined })));
       else
         this.options.log.warn(
           { catalogue: this.base, path: "/products", id: (item as { id?: unknown } | null)?.id },

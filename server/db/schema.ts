@@ -7,6 +7,9 @@ export interface Schema {
   orders: OrdersTable;
   mail_outbox: MailOutboxTable;
   session_revocations: SessionRevocationsTable;
+  categories: CategoriesTable;
+  products: ProductsTable;
+  reservations: ReservationsTable;
 }
 
 /** Values the server generates once and every instance shares (e.g. the auth secret). */
@@ -46,6 +49,40 @@ export interface OrdersTable {
   basket: string;
   created: Bigint;
   placed: Bigint;
+  /** paid, or oversold (paid after its reservation expired, with too few units left). */
+  status: ColumnType<string, string | undefined, string>;
+}
+
+export interface CategoriesTable {
+  name: string;
+}
+
+/** The catalogue (issue 22); money in integer cents. */
+export interface ProductsTable {
+  id: number;
+  title: string;
+  price_cents: number;
+  description: string;
+  category: string;
+  /** An embedded drawing's file name, or an absolute URL. */
+  image: string;
+  rating_rate: number;
+  rating_count: number;
+  stock: number;
+  /** Units held by live reservations. */
+  reserved: ColumnType<number, number | undefined, number>;
+  updated: Bigint;
+}
+
+/** Units of one product held for one checkout (payment intent) until `expires_at`. */
+export interface ReservationsTable {
+  payment_id: string;
+  product_id: number;
+  user_id: string;
+  amount: number;
+  state: "held" | "sold" | "released" | "expired";
+  expires_at: Bigint;
+  created: Bigint;
 }
 
 /** Mail waiting to be sent, sent, or given up on (server/mail/outbox.ts). */

@@ -13,7 +13,7 @@ interface Entry {
  * is the same for everyone, except for the Content-Security-Policy nonce, which must be fresh in
  * every response: the cached copy is the page cut at its nonces, and each hit gets its own
  * response's nonce put back, gzipped without compressing the page again (see SplicedGzip). Bounded by entries and bytes (least recently used goes first),
- * and emptied whenever the catalogue's data changes.
+ * and dropped where the catalogue's data changes (only the pages that show a changed product).
  */
 export class PageCache {
   private readonly entries = new Map<string, Entry>();
@@ -55,6 +55,11 @@ export class PageCache {
     const sent = new Headers(headers);
     sent.set("X-Page-Cache", "miss");
     return new Response(html, { status: response.status, headers: sent });
+  }
+
+  /** Drops the pages whose key `affected` picks (the pages that show a changed product). */
+  drop(affected: (key: string) => boolean): void {
+    for (const key of [...this.entries.keys()]) if (affected(key)) this.remove(key);
   }
 
   clear(): void {

@@ -10,22 +10,13 @@ import { followSse } from "../../test/support/sse.ts";
 import { serveMetrics } from "./metrics-server.ts";
 import { createLogger } from "../log.ts";
 import { startReconciler } from "../payments/reconciler.ts";
+import { eventually } from "../../test/support/poll.ts";
 
 // Real requests over HTTP to the shop, then GET /metrics on the metrics listener, parsed.
 
 const PRICE = Math.round(products.find((p) => p.id === 4)!.price * 100);
 const CARD = { number: "4242424242424242", expMonth: 12, expYear: 2040, cvc: "123", postalCode: "1000" };
 const DECLINED = { ...CARD, number: "4000000000000002" };
-
-/** Polls `read` until `done` holds: for gauges that follow something finishing elsewhere (a closed stream). */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe.each(testEngines())("metrics on %s", (engine) => {
   const cleanup = cleanupAfterEach();

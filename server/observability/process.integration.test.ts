@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sampleValue, scrape } from "../../test/support/prometheus-text.ts";
 import { type RunningServer, startServer } from "../../test/support/server-process.ts";
+import { eventually } from "../../test/support/poll.ts";
 
 // The built server started as `npm start` starts it: its metrics listener, its health answers, and
 // readiness dropping to 503 the moment SIGTERM arrives.
@@ -23,16 +24,6 @@ async function start(env: Record<string, string>) {
 }
 
 const metricsUrlOf = (running: RunningServer) => String(running.logs.find((r) => r.msg === "metrics listening")?.url);
-
-/** Polls `read` until `done` holds, at most `timeoutMs` (the answer changes on a signal, not at a time). */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("the started server", () => {
   it("serves /metrics on METRICS_PORT only, with the request counters and Node's process metrics", async () => {

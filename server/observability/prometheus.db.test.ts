@@ -4,6 +4,7 @@ import { type Cluster, nginxBinary, startCluster } from "../../test/support/loca
 import { prometheusBinary, type RunningPrometheus, startPrometheus } from "../../deploy/prometheus.ts";
 import { createPostgresSchema } from "../../test/support/database.ts";
 import { builtPages } from "../../test/support/pages.ts";
+import { eventually } from "../../test/support/poll.ts";
 
 // A real Prometheus (Debian's package) running deploy/prometheus.yml and alerts.yml, scraping the
 // two instances of the scale demo (deploy/local-cluster.ts) behind nginx on one PostgreSQL.
@@ -31,12 +32,7 @@ describe.skipIf(reason !== null)("Prometheus scraping two instances behind nginx
 
   /** Asks Prometheus `promql` until `done` holds for the answer (it scrapes every second here). */
   async function until(promql: string, done: (values: number[]) => boolean, timeoutMs = 30_000): Promise<number[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const values = (await prometheus.query(promql)).map((r) => r.value);
-      if (done(values) || Date.now() > deadline) return values;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    return eventually(async () => (await prometheus.query(promql)).map((r) => r.value), done, { timeoutMs, everyMs: 250 });
   }
 
   beforeAll(async () => {

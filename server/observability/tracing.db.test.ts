@@ -8,6 +8,7 @@ import { freePort } from "../../test/support/local-cluster.ts";
 import { type ReceivedSpan, startOtlpReceiver } from "../../test/support/otlp-receiver.ts";
 import { createPostgresSchema, testEngines } from "../../test/support/database.ts";
 import { type RunningServer, startServer } from "../../test/support/server-process.ts";
+import { eventually } from "../../test/support/poll.ts";
 
 // The built server with OTEL_EXPORTER_OTLP_ENDPOINT set exports its spans over OTLP/HTTP to a
 // receiver started here: a request's span continues the caller's traceparent, and its database
@@ -18,13 +19,9 @@ const SERVER_KIND = 2;
 
 /** The first log line `match` accepts, once the server has written it. */
 async function logLine(server: RunningServer, match: (record: Record<string, unknown>) => boolean, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = server.logs.find(match);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error("the log line did not come");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const found = await eventually(() => server.logs.find(match), (record) => record !== undefined, { timeoutMs });
+  if (!found) throw new Error("the log line did not come");
+  return found;
 }
 
 const cleanups: Array<() => Promise<unknown>> = [];

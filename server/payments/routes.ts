@@ -68,8 +68,12 @@ export function paymentRoutes(payments: PaymentsService): Hono<AppEnv> {
   return api;
 }
 
-/** Card failures in Stripe's shape ({ error: { message, code } }); the rest as every other /api error. */
+/** Refusals answered in Stripe's shape ({ error: { message, code } }) as issue 22 writes them. */
+const NESTED_CODES = new Set(["insufficient_stock", "reservation_expired"]);
+
+/** Card failures and stock refusals in Stripe's shape ({ error: { message, code } }); the rest as every other /api error. */
 function errorBody(failure: PaymentFailure) {
+  if (failure.code && NESTED_CODES.has(failure.code)) return { error: { message: failure.message, code: failure.code } };
   if (failure.status === 402) return { error: { message: failure.message, code: failure.code, ...(failure.declineCode ? { decline_code: failure.declineCode } : {}) } };
   return { error: failure.message, ...(failure.code ? { code: failure.code } : {}) };
 }

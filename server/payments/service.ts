@@ -9,6 +9,8 @@ import type { Logger } from "../log.ts";
 import { type CheckoutOutcome, noTelemetry, type Telemetry } from "../observability/port.ts";
 import type { Order } from "../orders/order.ts";
 import type { OrdersService } from "../orders/service.ts";
+import { RESERVATION_EXPIRED } from "../../lib/stock.ts";
+import type { StockService } from "../stock/stock.ts";
 import type { IntentState, PaymentGateway } from "./gateway.ts";
 import { findPayment, insertPayment, markSucceeded, type Payment } from "./store.ts";
 
@@ -27,6 +29,8 @@ export interface PaymentsDeps {
   catalogue: Catalogue;
   gateway: PaymentGateway;
   orders: OrdersService;
+  /** Stock reservations (issue 22); null where stock is not tracked. */
+  stock?: StockService | null;
   log: Logger;
   /** Checkout outcomes and orders written, for the operators' metrics (gateway calls: instrumentedGateway). */
   telemetry?: Pick<Telemetry, "checkout" | "orderWritten">;
@@ -106,9 +110,12 @@ export class PaymentsService {
     if (totalCents > MAX_AMOUNT_CENTS) {
       return fail(422, `A single payment can be at most ${formatCents(MAX_AMOUNT_CENTS)}; this basket comes to ${formatCents(totalCents)}. Please remove some items.`, "amount_too_large");
     }
+    // Stock (issue 22): refuse a line beyond what is available before the gateway is asked for anything.
+    const short = await this.deps.stock?.check(userId, priced.value);
+    if (short) return short;
     const checkoutId = randomUUID();
     const intent = await this.deps.gateway.createIntent({ amountCents: totalCents, userId, checkoutId });
-    await insertPayment(this.deps.db, {
+    const payment: Payment = {
       id: intent.id,
       userId,
       gateway: this.mode,
@@ -117,7 +124,14 @@ export class PaymentsService {
       status: "requires_payment_method",
       clientSecretHash: intent.secretHash,
       created: intent.created,
-    });
+    };
+    // Stock (issue 22): the units are reserved in the transaction that records the intent; a refusal records nothing.
+    const refused = this.deps.stock ? await this.deps.stock.reserve(payment, priced.value, (trx) => insertPayment(trx, payment)) : await insertPayment(this.deps.db, payment);
+    if (refused) {
+      // Nothing was recorded: the intent the gateway made for it must not be payable either.
+      await this.deps.gateway.cancelIntent(intent.id).catch((error: unknown) => this.deps.log.warn({ err: error, paymentIntent: intent.id }, "could not cancel a refused checkout's intent"));
+      return refused;
+    }
     this.deps.log.info({ paymentIntent: intent.id, amountCents: totalCents, lines: priced.value.length }, "payment intent created");
     return { ok: true, value: { clientSecret: intent.clientSecret } };
   }
@@ -129,6 +143,8 @@ export class PaymentsService {
     const payment = id ? await findPayment(this.deps.db, id) : null;
     if (!payment || payment.userId !== userId || !cards.secretMatches(input.clientSecret, payment.clientSecretHash)) return NOT_FOUND;
     if (payment.status === "succeeded") return this.alreadySucceeded();
+    // Stock (issue 22): no card is charged for units no longer held.
+    if (this.deps.stock && !(await this.deps.stock.stillHeld(payment.id))) return fail(409, RESERVATION_EXPIRED, "reservation_expired");
     // Expired unpaid (the reconciler cancelled it): the checkout starts again with a new intent.
     if (payment.status === "canceled") return fail(409, "This payment has expired. Please start the checkout again.", "payment_intent_unexpected_state");
     const outcome = cards.charge(input.card, new Date(this.now()));
@@ -190,10 +206,13 @@ export class PaymentsService {
    */
   private async fulfil(payment: Payment, details: { card?: { brand: string; last4: string }; created?: number }): Promise<{ changed: boolean; order: Order }> {
     const order: Order = { id: payment.id, amount: payment.amountCents, basket: payment.basket, created: details.created ?? payment.created };
-    const { changed, placed } = await this.deps.db.transaction().execute(async (trx) => ({
-      changed: await markSucceeded(trx, payment.id, { card: details.card, now: this.now() }),
-      placed: await this.deps.orders.place(trx, payment.userId, order),
-    }));
+    const { changed, placed } = await this.deps.db.transaction().execute(async (trx) => {
+      const changed = await markSucceeded(trx, payment.id, { card: details.card, now: this.now() });
+      const placed = await this.deps.orders.place(trx, payment.userId, order);
+      // Stock (issue 22): the reservation becomes a sale in the same transaction, exactly once.
+      if (changed && this.deps.stock) await this.deps.stock.sell(trx, payment);
+      return { changed, placed };
+    });
     if (placed) {
       this.telemetry.orderWritten();
       this.deps.log.info({ order: order.id, amountCents: order.amount }, "order placed");

@@ -52,7 +52,10 @@ export class TestGateway implements PaymentGateway {
       .where("id", "=", id)
       .where("status", "!=", "succeeded")
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new Error(`payment intent ${id} cannot be cancelled (paid, or unknown)`);
+    // An intent never recorded (its checkout was refused) exists nowhere: nothing to cancel. A paid one cannot be.
+    if (Number(result.numUpdatedRows) === 0 && (await findPayment(this.db, id))?.status === "succeeded") {
+      throw new Error(`payment intent ${id} cannot be cancelled: it is paid`);
+    }
   }
 
   async parseWebhook(): Promise<WebhookResult> {

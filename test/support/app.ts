@@ -15,7 +15,8 @@ export const TEST_ORIGIN = "http://localhost:3000";
 export interface TestAppOptions {
   /** A migrated database; an in-memory SQLite one when absent. */
   database?: AppDatabase;
-  catalogue?: Catalogue;
+  /** The catalogue to use; "database" for the shop's own (the default of main.ts), the embedded JSON when absent. */
+  catalogue?: Catalogue | "database";
   ssr?: SsrHandler;
   /** The built client assets to serve (build/client). */
   clientDir?: string;
@@ -45,7 +46,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<{ app: Retu
     await migrateToLatest(database);
   }
   const services = await createServices(config, log, database, {
-    catalogue: options.catalogue ?? new EmbeddedCatalogue(),
+    catalogue: options.catalogue === "database" ? undefined : (options.catalogue ?? new EmbeddedCatalogue()),
     stripeApi: options.stripeApi,
     mail: { ...options.mail, manual: true },
   });

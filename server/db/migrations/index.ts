@@ -4,6 +4,7 @@ import paymentsAndOrders from "./0002_payments_and_orders.ts";
 import mailOutbox from "./0003_mail_outbox.ts";
 import paymentLifecycle from "./0004_payment_lifecycle.ts";
 import sessionRevocations from "./0005_session_revocations.ts";
+import catalogueAndStock from "./0006_catalogue_and_stock.ts";
 
 /**
  * Every migration, one file per change, keyed by its file name; they run in name order on both
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "0003_mail_outbox": mailOutbox,
   "0004_payment_lifecycle": paymentLifecycle,
   "0005_session_revocations": sessionRevocations,
+  "0006_catalogue_and_stock": catalogueAndStock,
 };

@@ -1,0 +1,63 @@
+import { availabilityText } from "../../lib/stock.ts";
+import type { CatalogueChange } from "./catalogue.ts";
+import { parseProductId, type Product } from "./product.ts";
+
+/** What the pages show of a product: everything but the exact stock, which shows only as its text. */
+const shown = ({ stock, ...rest }: Product): string => JSON.stringify({ ...rest, stock: availabilityText(stock) });
+
+/**
+ * Which cached pages (keys: path and query) a catalogue change makes wrong. A product whose shown
+ * data changed (a price, a title, "In stock" becoming "Only 5 left in stock.", a sell-out) takes
+ * its own page, the home page (every product), its category's results and search results with it;
+ * the cart, which reads the exact stock, goes on any change. A sale that leaves plenty changes no
+ * product page, so busy checkouts do not empty the page cache. A change without ids (a remote
+ * refresh) affects every page.
+ */
+export class AffectedPages {
+  private shown = new Map<number, string>();
+
+  constructor(initial: readonly Product[] = []) {
+    this.remember(initial);
+  }
+
+  /** The pages `change` affects, given the catalogue's products after it. */
+  of(change: CatalogueChange | undefined, products: readonly Product[]): (key: string) => boolean {
+    const before = this.shown;
+    this.shown = new Map();
+    this.remember(products);
+    if (!change || change.ids === null) return () => true;
+    const changed = change.ids.filter((id) => before.get(id) !== this.shown.get(id));
+    const categories = new Set(products.filter((p) => changed.includes(p.id)).map((p) => p.category));
+    return pagesShowing(new Set(changed), categories);
+  }
+
+  private remember(products: readonly Product[]) {
+    for (const product of products) this.shown.set(product.id, shown(product));
+  }
+}
+
+function pagesShowing(ids: Set<number>, categories: Set<string>): (key: string) => boolean {
+  return (key) => {
+    const path = key.split("?", 1)[0]!;
+    if (path === "/cart") return true;
+    if (ids.size === 0) return false;
+    if (path === "/" || path === "/search") return true;
+    const segments = path.split("/");
+    if (segments.length !== 3) return false;
+    const [, section, raw] = segments as [string, string, string];
+    if (section === "products") {
+      const id = parseProductId(raw);
+      return id !== null && ids.has(id);
+    }
+    if (section === "results") return categories.has(safeDecode(raw));
+    return false;
+  };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,155 @@
+import { sql } from "kysely";
+import type { AppDatabase } from "../db/database.ts";
+import type { Logger } from "../log.ts";
+import type { Catalogue, CatalogueChange, ImageSource } from "./catalogue.ts";
+import { EmbeddedCatalogue, PRODUCT_IMAGE_PATH } from "./embedded.ts";
+import type { CatalogueEvents } from "./events.ts";
+import type { Product } from "./product.ts";
+import { seedCatalogue } from "./seed.ts";
+
+interface Row {
+  id: number;
+  title: string;
+  price_cents: number;
+  description: string;
+  category: string;
+  image: string;
+  rating_rate: number | string;
+  rating_count: number;
+  stock: number;
+  reserved: number;
+  /** Units of reservations that have expired but not been swept yet: available again. */
+  lapsed: number | string | null;
+}
+
+/**
+ * The catalogue in the shop's database (the default): products, categories and stock, seeded once
+ * from catalogue/products.json. Pages read a copy held in memory; the copy is read again whenever
+ * a catalogue-changed event arrives from any instance (a sale, a reservation, a stock change), and
+ * listeners hear which products changed. The pictures are the embedded drawings, served as before.
+ */
+export class DatabaseCatalogue implements Catalogue {
+  readonly images: ImageSource;
+  private products: Product[] = [];
+  private readonly listeners = new Set<(change: CatalogueChange) => void>();
+  private readonly drawings = new EmbeddedCatalogue();
+  private reloading: Promise<void> | null = null;
+  /** Changes heard while a reload ran: they need one more. */
+  private pending: Set<number> | null = null;
+  private pendingAll = false;
+  private readonly unsubscribe: () => void;
+
+  private constructor(
+    private readonly database: Pick<AppDatabase, "db">,
+    private readonly events: CatalogueEvents,
+    private readonly log: Logger,
+    private readonly now: () => number,
+  ) {
+    this.images = this.drawings.images;
+    this.unsubscribe = events.subscribe((change) => this.changed(change));
+  }
+
+  /** Seeds the database at its first start, reads the products and listens for changes. */
+  static async open(database: Pick<AppDatabase, "db">, events: CatalogueEvents, log: Logger, now: () => number = () => Date.now()): Promise<DatabaseCatalogue> {
+    if (await seedCatalogue(database)) log.info("catalogue seeded from catalogue/products.json");
+    const catalogue = new DatabaseCatalogue(database, events, log, now);
+    await catalogue.reload();
+    return catalogue;
+  }
+
+  async list(): Promise<Product[]> {
+    return this.products;
+  }
+
+  async inCategory(name: string): Promise<Product[]> {
+    return this.products.filter((p) => p.category === name);
+  }
+
+  async byId(id: number): Promise<Product | null> {
+    return this.products.find((p) => p.id === id) ?? null;
+  }
+
+  health() {
+    return { source: "database", state: "fresh" } as const;
+  }
+
+  onChange(listener: (change: CatalogueChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once the copy reflects every change heard so far (tests, and anyone who must read after a write). */
+  async settled(): Promise<void> {
+    while (this.reloading) await this.reloading;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.listeners.clear();
+  }
+
+  private changed(change: CatalogueChange) {
+    if (change.ids === null) this.pendingAll = true;
+    else for (const id of change.ids) (this.pending ??= new Set()).add(id);
+    if (!this.reloading) this.reloading = this.drain();
+  }
+
+  /** Reads the products again until no change is left unread, telling listeners after each read. */
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending || this.pendingAll) {
+        const change: CatalogueChange = { ids: this.pendingAll ? null : [...this.pending!] };
+        this.pending = null;
+        this.pendingAll = false;
+        try {
+          await this.reload();
+        } catch (error) {
+          this.log.error({ err: error }, "catalogue reload failed; pages keep the previous copy");
+          return;
+        }
+        for (const listener of this.listeners) {
+          try {
+            listener(change);
+          } catch (error) {
+            this.log.error({ err: error }, "catalogue change listener failed");
+          }
+        }
+      }
+    } finally {
+      this.reloading = null;
+    }
+  }
+
+  private async reload(): Promise<void> {
+    const now = this.now();
+    const rows = (await this.database.db
+      .selectFrom("products as p")
+      .selectAll("p")
+      .select(
+        sql<number | string | null>`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.expires_at <= ${now})`.as("lapsed"),
+      )
+      .orderBy("p.id")
+      .execute()) as Row[];
+    this.products = rows.map((row) => this.product(row));
+  }
+
+  private product(row: Row): Product {
+    const available = row.stock - row.reserved + Number(row.lapsed ?? 0);
+    return {
+      id: row.id,
+      title: row.title,
+      priceCents: row.price_cents,
+      description: row.description,
+      category: row.category,
+      image: this.imageUrl(row.image),
+      rating: { rate: Number(row.rating_rate), count: row.rating_count },
+      stock: Math.max(0, available),
+    };
+  }
+
+  /** An embedded drawing's address carries its content hash (cached for good); anything else is used as it is. */
+  private imageUrl(image: string): string {
+    const file = this.drawings.files.get(image);
+    return file ? `${PRODUCT_IMAGE_PATH}${image}?v=${file.etag.replaceAll('"', "")}` : image;
+  }
+}

@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { DatabaseCatalogue } from "../catalogue/database.ts";
+import { readSeed, seedCatalogue } from "../catalogue/seed.ts";
+import type { AppDatabase } from "../db/database.ts";
+import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
+import { priceCents, TEST_CARD } from "../../test/support/checkout.ts";
+import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
+
+type App = Awaited<ReturnType<typeof testApp>>["app"];
+
+// Product 8 starts with 3 units (catalogue/products.json).
+const RING = 8;
+const RING_TITLE = readSeed().find((p) => p.id === RING)!.title;
+
+const stockOf = async (database: AppDatabase, id: number) =>
+  database.db.selectFrom("products").select(["stock", "reserved"]).where("id", "=", id).executeTakeFirstOrThrow();
+const count = async (database: AppDatabase, table: "payments" | "orders" | "products") =>
+  Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+
+describe.each(testEngines())("stock on %s", (engine) => {
+  const cleanup = cleanupAfterEach();
+  afterEach(() => void vi.useRealTimers());
+
+  async function setup() {
+    const database = await freshDatabase(engine);
+    cleanup(database.drop);
+    const { app, services } = await testApp({ database, catalogue: "database" });
+    cleanup(() => services.catalogueEvents.close());
+    await services.catalogueEvents.listening();
+    const alice = await signUp(app, "alice@example.com");
+    const bob = await signUp(app, "bob@example.com");
+    return { app, services, database, alice, bob, catalogue: services.catalogue as DatabaseCatalogue };
+  }
+
+  const create = (app: App, cookie: string, amount: number, id = RING) =>
+    app.request("/api/payment/create", jsonPost({ items: [{ id, amount }], total: priceCents(id) * amount }, { cookie }));
+  const secret = async (response: Response) => ((await response.json()) as { clientSecret: string }).clientSecret;
+  const confirm = (app: App, cookie: string, clientSecret: string) => app.request("/api/payment/confirm", jsonPost({ clientSecret, card: TEST_CARD }, { cookie }));
+
+  it("seeds the catalogue once: a second run, or two at once, neither duplicates nor overwrites", async () => {
+    const database = await freshDatabase(engine);
+    cleanup(database.drop);
+    const runs = await Promise.all([seedCatalogue(database), seedCatalogue(database)]);
+    expect(runs.filter(Boolean)).toHaveLength(1);
+    expect(await count(database, "products")).toBe(readSeed().length);
+    await database.db.updateTable("products").set({ stock: 7 }).where("id", "=", 1).execute();
+    expect(await seedCatalogue(database)).toBe(false);
+    expect(await count(database, "products")).toBe(readSeed().length);
+    expect((await stockOf(database, 1)).stock).toBe(7);
+  });
+
+  it("reserves units at create; a line beyond what is available is refused with 409 and nothing is created", async () => {
+    const { app, database, alice, bob, catalogue } = await setup();
+    expect((await catalogue.byId(RING))!.stock).toBe(3);
+    expect((await create(app, alice, 2)).status).toBe(200);
+    expect(await stockOf(database, RING)).toEqual({ stock: 3, reserved: 2 });
+    await vi.waitFor(async () => expect((await catalogue.byId(RING))!.stock).toBe(1));
+    const refused = await create(app, bob, 2);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ error: { message: `Only 1 left of ${RING_TITLE}.`, code: "insufficient_stock" } });
+    expect(await count(database, "payments")).toBe(1);
+    expect(await stockOf(database, RING)).toEqual({ stock: 3, reserved: 2 });
+  });
+
+  it("turns the reservation into a sale when the order is written; then the product is out of stock", async () => {
+    const { app, database, alice, bob, catalogue } = await setup();
+    const paid = await confirm(app, alice, await secret(await create(app, alice, 3)));
+    expect(paid.status).toBe(200);
+    expect(await stockOf(database, RING)).toEqual({ stock: 0, reserved: 0 });
+    await vi.waitFor(async () => expect((await catalogue.byId(RING))!.stock).toBe(0));
+    const refused = await create(app, bob, 1);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ error: { message: `${RING_TITLE} is out of stock.`, code: "insufficient_stock" } });
+  });
+
+  it("a new create by the same shopper releases the earlier reservation, which can no longer be paid", async () => {
+    const { app, database, alice } = await setup();
+    const first = await secret(await create(app, alice, 3));
+    const second = await create(app, alice, 3);
+    expect(second.status).toBe(200);
+    expect(await stockOf(database, RING)).toEqual({ stock: 3, reserved: 3 });
+    const late = await confirm(app, alice, first);
+    expect(late.status).toBe(409);
+    expect(await late.json()).toEqual({ error: { message: "Your reservation expired. Please review your basket.", code: "reservation_expired" } });
+    expect((await confirm(app, alice, await secret(second))).status).toBe(200);
+    expect(await stockOf(database, RING)).toEqual({ stock: 0, reserved: 0 });
+    expect(await count(database, "orders")).toBe(1);
+  });
+
+  it("an expired reservation gives its units back when read and by the sweeper, and cannot be confirmed (fake clock)", async () => {
+    const { app, services, database, alice, bob } = await setup();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    const stale = await secret(await create(app, alice, 3));
+    vi.setSystemTime(Date.now() + 16 * 60_000);
+    // Read: bob's create finds alice's units lapsed and takes them.
+    const bobs = await create(app, bob, 3);
+    expect(bobs.status).toBe(200);
+    const late = await confirm(app, alice, stale);
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { error: { code: string } }).error.code).toBe("reservation_expired");
+    // Sweeper: bob's lapse too, with nobody reading.
+    vi.setSystemTime(Date.now() + 16 * 60_000);
+    expect(await services.stock!.sweep()).toBe(1);
+    expect(await stockOf(database, RING)).toEqual({ stock: 3, reserved: 0 });
+    const statuses = await database.db.selectFrom("payments").select("status").execute();
+    expect(statuses.map((row) => row.status)).toEqual(["canceled", "canceled"]);
+    expect(await count(database, "orders")).toBe(0);
+  });
+
+  it("a payment the gateway took after its reservation expired is written anyway, marked oversold", async () => {
+    const { app, services, database, alice, bob } = await setup();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    const stale = await secret(await create(app, alice, 3));
+    const paymentId = stale.split("_secret_")[0]!;
+    vi.setSystemTime(Date.now() + 16 * 60_000);
+    expect((await confirm(app, bob, await secret(await create(app, bob, 3)))).status).toBe(200);
+    // As Stripe's late success would: the order and the sale in one transaction.
+    await database.db.transaction().execute(async (trx) => {
+      await services.orders.place(trx, "alice", { id: paymentId, amount: priceCents(RING) * 3, basket: [], created: Date.now() });
+      await services.stock!.sell(trx, { id: paymentId, userId: "alice", basket: [{ id: RING, amount: 3 }] });
+    });
+    const order = await database.db.selectFrom("orders").select("status").where("id", "=", paymentId).executeTakeFirstOrThrow();
+    expect(order.status).toBe("oversold");
+    expect((await stockOf(database, RING)).stock).toBe(-3);
+  });
+});

@@ -1,0 +1,214 @@
+import { sql, type Kysely, type Transaction } from "kysely";
+import type { BasketLine } from "../../lib/basket.ts";
+import { shortOf } from "../../lib/stock.ts";
+import type { CatalogueEvents } from "../catalogue/events.ts";
+import type { Schema } from "../db/schema.ts";
+import type { Logger } from "../log.ts";
+import { inTransaction, StockRefused } from "./transaction.ts";
+
+export type StockRefusal = { ok: false; status: 409; message: string; code: "insufficient_stock" };
+type Db = Kysely<Schema> | Transaction<Schema>;
+
+export interface StockDeps {
+  db: Kysely<Schema>;
+  events: CatalogueEvents;
+  log: Logger;
+  reservationMs: number;
+  /** Cancels a released or expired checkout's intent at the payment gateway, so a late payment cannot go through. */
+  cancelIntent?: (paymentId: string) => Promise<void>;
+  now?: () => number;
+}
+
+/** A checkout's payment, as far as stock cares. */
+export interface StockPayment {
+  id: string;
+  userId: string;
+  basket: Array<{ id: number; amount: number }>;
+}
+
+/**
+ * Stock that never oversells. A checkout reserves its units in the transaction that records its
+ * payment intent, with one conditional update per line (`stock - reserved >= n`), so concurrent
+ * checkouts on any number of instances cannot take the same unit twice. Writing the order turns
+ * the reservation into a sale; an expired or replaced reservation gives its units back.
+ */
+export class StockService {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: StockDeps) {
+    this.now = deps.now ?? (() => Date.now());
+  }
+
+  /**
+   * A cheap early refusal before anything is created (the reservation still decides, under lock).
+   * The shopper's own open reservation counts as available: a new checkout gives it back.
+   */
+  async check(userId: string, lines: BasketLine[]): Promise<StockRefusal | null> {
+    const rows = await this.available(this.deps.db, lines.map((line) => line.id));
+    const own = await this.deps.db.selectFrom("reservations").select(["product_id", "amount"]).where("user_id", "=", userId).where("state", "=", "held").execute();
+    for (const line of lines) {
+      const mine = own.filter((row) => row.product_id === line.id).reduce((sum, row) => sum + row.amount, 0);
+      const left = rows.has(line.id) ? rows.get(line.id)! + mine : undefined;
+      if (left !== undefined && left < line.amount) return refusal(line.title, left);
+    }
+    return null;
+  }
+
+  /**
+   * In one transaction: gives back this shopper's earlier open reservation and any expired one
+   * on these products, reserves each line, and runs `record` (which stores the payment). A line
+   * beyond what is available rolls everything back and answers the refusal.
+   */
+  async reserve(payment: StockPayment, lines: BasketLine[], record: (trx: Transaction<Schema>) => Promise<void>): Promise<StockRefusal | null> {
+    const now = this.now();
+    let givenBack: string[] = [];
+    try {
+      await inTransaction(this.deps.db, async (trx) => {
+        const given = [
+          ...(await trx.updateTable("reservations").set({ state: "released" }).where("user_id", "=", payment.userId).where("state", "=", "held").returning(["payment_id", "product_id", "amount"]).execute()),
+          ...(await this.lapse(trx, { productIds: lines.map((line) => line.id) }, now)),
+        ];
+        const back = new Map<number, number>();
+        for (const row of given) back.set(row.product_id, (back.get(row.product_id) ?? 0) + row.amount);
+        const wanted = new Map(lines.map((line) => [line.id, line]));
+        // Rows are locked in ascending id order, so two checkouts never wait on each other in a cycle.
+        const ids = [...new Set([...back.keys(), ...wanted.keys()])].sort((a, b) => a - b);
+        for (const id of ids) {
+          const released = back.get(id) ?? 0;
+          const line = wanted.get(id);
+          const n = line?.amount ?? 0;
+          const update = trx
+            .updateTable("products")
+            .set({ reserved: sql<number>`reserved - ${released} + ${n}`, updated: now })
+            .where("id", "=", id);
+          const result = await (n > 0 ? update.where(sql<boolean>`stock - reserved + ${released} >= ${n}`) : update).executeTakeFirst();
+          if (line && Number(result.numUpdatedRows) === 0) {
+            const left = (await this.available(trx, [id])).get(id);
+            // A product the database does not hold is not tracked here (pricing already refused unknown ones).
+            if (left !== undefined) throw new StockRefused(refusal(line.title, left + released));
+          }
+        }
+        await this.cancelTestPayments(trx, given.map((row) => row.payment_id), now);
+        await record(trx);
+        await trx
+          .insertInto("reservations")
+          .values(lines.map((line) => ({ payment_id: payment.id, product_id: line.id, user_id: payment.userId, amount: line.amount, state: "held" as const, expires_at: now + this.deps.reservationMs, created: now })))
+          .execute();
+        await this.deps.events.publish(trx, { ids });
+        givenBack = given.map((row) => row.payment_id);
+      });
+      await this.cancelAtGateway(givenBack);
+      return null;
+    } catch (error) {
+      if (error instanceof StockRefused) return error.refusal as StockRefusal;
+      throw error;
+    }
+  }
+
+  /**
+   * Whether the payment's units are still held for it (or it holds none: stock not tracked). An
+   * expired one gives its units back now, so a late confirmation cannot succeed.
+   */
+  async stillHeld(paymentId: string): Promise<boolean> {
+    const rows = await this.deps.db.selectFrom("reservations").select(["state", "expires_at"]).where("payment_id", "=", paymentId).execute();
+    if (rows.length === 0) return true;
+    if (rows.every((row) => row.state === "held" && Number(row.expires_at) > this.now())) return true;
+    await this.expire(paymentId);
+    return false;
+  }
+
+  /**
+   * In the fulfilment transaction: the reservation becomes a sale (stock and reserved go down).
+   * A payment whose reservation had lapsed (the gateway took the money anyway) is sold all the
+   * same, and its order is marked oversold when that takes a product's stock below zero.
+   */
+  async sell(trx: Transaction<Schema>, payment: StockPayment): Promise<void> {
+    const held = await trx.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", payment.id).where("state", "=", "held").returning(["product_id", "amount"]).execute();
+    let sold: Array<{ id: number; amount: number; held: boolean }> = held.map((row) => ({ id: row.product_id, amount: row.amount, held: true }));
+    if (sold.length === 0) {
+      const lapsed = await trx.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", payment.id).returning("product_id").execute();
+      if (lapsed.length === 0) return; // no reservation: stock not tracked for this payment
+      sold = payment.basket.map((line) => ({ id: line.id, amount: line.amount, held: false }));
+    }
+    sold.sort((a, b) => a.id - b.id);
+    const now = this.now();
+    for (const line of sold) {
+      await trx
+        .updateTable("products")
+        .set({ stock: sql<number>`stock - ${line.amount}`, reserved: line.held ? sql<number>`reserved - ${line.amount}` : sql<number>`reserved`, updated: now })
+        .where("id", "=", line.id)
+        .execute();
+    }
+    const ids = sold.map((line) => line.id);
+    const below = await trx.selectFrom("products").select("id").where("id", "in", ids).where("stock", "<", 0).execute();
+    if (below.length > 0) {
+      await trx.updateTable("orders").set({ status: "oversold" }).where("id", "=", payment.id).execute();
+      this.deps.log.warn({ order: payment.id, products: below.map((row) => row.id) }, "order paid after its reservation expired: oversold");
+    }
+    await this.deps.events.publish(trx, { ids });
+  }
+
+  /** Gives back the units of reservations that have expired; returns how many checkouts it released. */
+  async sweep(limit = 100): Promise<number> {
+    const rows = await this.deps.db.selectFrom("reservations").select("payment_id").distinct().where("state", "=", "held").where("expires_at", "<=", this.now()).limit(limit).execute();
+    for (const row of rows) await this.expire(row.payment_id);
+    if (rows.length > 0) this.deps.log.info({ released: rows.length }, "expired reservations gave their units back");
+    return rows.length;
+  }
+
+  /** One payment's held units back to stock, and its intent canceled, in one transaction. */
+  private async expire(paymentId: string): Promise<void> {
+    const now = this.now();
+    await inTransaction(this.deps.db, async (trx) => {
+      const given = await this.lapse(trx, { paymentId }, now);
+      const ids = [...new Set(given.map((row) => row.product_id))].sort((a, b) => a - b);
+      for (const id of ids) {
+        const units = given.filter((row) => row.product_id === id).reduce((sum, row) => sum + row.amount, 0);
+        await trx.updateTable("products").set({ reserved: sql<number>`reserved - ${units}`, updated: now }).where("id", "=", id).execute();
+      }
+      await this.cancelTestPayments(trx, [paymentId], now);
+      if (ids.length > 0) await this.deps.events.publish(trx, { ids });
+    });
+    await this.cancelAtGateway([paymentId]);
+  }
+
+  /** After the commit: the released checkouts' intents are cancelled at the gateway too (a failure is logged; the reconciler retries expired ones). */
+  private async cancelAtGateway(paymentIds: string[]): Promise<void> {
+    const cancel = this.deps.cancelIntent;
+    if (!cancel) return;
+    for (const id of new Set(paymentIds)) {
+      await cancel(id).catch((error: unknown) => this.deps.log.warn({ err: error, paymentIntent: id }, "could not cancel a released checkout's intent"));
+    }
+  }
+
+  /** Marks held reservations expired (of these products when past their time, or all of one payment); returns them. */
+  private async lapse(trx: Transaction<Schema>, which: { productIds: number[] } | { paymentId: string }, now: number) {
+    let query = trx.updateTable("reservations").set({ state: "expired" }).where("state", "=", "held");
+    query = "paymentId" in which ? query.where("payment_id", "=", which.paymentId) : query.where("product_id", "in", which.productIds).where("expires_at", "<=", now);
+    return query.returning(["payment_id", "product_id", "amount"]).execute();
+  }
+
+  /**
+   * The built-in gateway's intents are our own rows: canceling one is marking it so. A Stripe
+   * intent is left to Stripe (a late payment there is fulfilled, oversold if need be).
+   */
+  private async cancelTestPayments(trx: Transaction<Schema>, ids: string[], now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await trx.updateTable("payments").set({ status: "canceled", updated: now }).where("id", "in", ids).where("gateway", "=", "test").where("status", "!=", "succeeded").execute();
+  }
+
+  /** Units available now (stock less live reservations: lapsed ones count as given back) of each of `ids` the database holds. */
+  private async available(db: Db, ids: number[]): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    const now = this.now();
+    const rows = await db
+      .selectFrom("products as p")
+      .select(["p.id", "p.stock", "p.reserved"])
+      .select(sql<number | string | null>`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.expires_at <= ${now})`.as("lapsed"))
+      .where("p.id", "in", ids)
+      .execute();
+    return new Map(rows.map((row) => [row.id, Math.max(0, row.stock - row.reserved + Number(row.lapsed ?? 0))]));
+  }
+}
+
+const refusal = (title: string, left: number): StockRefusal => ({ ok: false, status: 409, message: shortOf(title, left), code: "insufficient_stock" });
