@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type Cluster, nginxBinary, startCluster } from "../test/support/local-cluster.ts";
+import { card, expect, expectCartCount, open, productById, registerAccount, test } from "./support.ts";
+
+// Issue 22 on several instances: two shops on one PostgreSQL behind nginx. A shopper buys the
+// last units through nginx; each instance's own product page says they are gone (the
+// catalogue-changed event reaches every instance's page cache). Skipped, saying why, without
+// PostgreSQL or nginx; REQUIRE_NGINX=1 (CI) makes a missing nginx a failure.
+
+const RING = productById(8); // 3 units in catalogue/products.json
+const DATABASE_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+
+async function admin(statement: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.query(statement);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+let cluster: Cluster | null = null;
+let skipped = "";
+const schema = `e2e_${randomBytes(5).toString("hex")}`;
+
+test.beforeAll(async () => {
+  if (!nginxBinary()) {
+    if (process.env.REQUIRE_NGINX === "1") throw new Error("REQUIRE_NGINX=1 but nginx is not installed");
+    skipped = "nginx is not installed (Debian: apt-get install -y nginx)";
+  } else if (!(await admin(`create schema ${schema}`))) skipped = `no PostgreSQL answers at ${DATABASE_URL}`;
+  if (skipped) return console.log(`Stock on two instances skipped: ${skipped}.`);
+  const databaseUrl = `${DATABASE_URL}${DATABASE_URL.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  cluster = await startCluster({ databaseUrl, env: { AUTH_RATE_LIMIT_MAX: "1000" } });
+});
+
+test.afterAll(async () => {
+  await cluster?.close();
+  if (!skipped) await admin(`drop schema ${schema} cascade`);
+});
+
+test("the last units bought through nginx are gone from every instance's product page", async ({ browser }) => {
+  test.skip(skipped !== "", skipped);
+  test.setTimeout(90_000);
+  const { url, instances } = cluster!;
+  const shopper = await (await browser.newContext({ baseURL: url })).newPage();
+  const watcher = await browser.newPage();
+  for (const instance of instances) {
+    await open(watcher, `${instance.url}/products/${RING.id}`);
+    await expect(card(watcher, RING).getByText("Only 3 left in stock.", { exact: true })).toBeVisible();
+  }
+
+  await registerAccount(shopper);
+  await open(shopper, `/products/${RING.id}`);
+  const add = card(shopper, RING).getByRole("button", { name: "Add to cart", exact: true });
+  for (let i = 0; i < 3; i++) await add.click();
+  await expectCartCount(shopper, 3);
+  await shopper.getByRole("banner").getByRole("link", { name: /^Cart/ }).click();
+  await shopper.getByRole("link", { name: "Continue to checkout", exact: true }).click();
+  await shopper.getByLabel("Card number").fill("4242424242424242");
+  await shopper.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+  await shopper.getByLabel("CVC").fill("123");
+  await shopper.getByLabel("Postal code").fill("1000");
+  await shopper.getByRole("button", { name: "Pay Now", exact: true }).click();
+  await expect(shopper).toHaveURL(/\/orders$/);
+
+  for (const instance of instances) {
+    // Each instance had the page cached with 3 left; the sale's event must have dropped it.
+    await expect(async () => {
+      await open(watcher, `${instance.url}/products/${RING.id}`);
+      await expect(card(watcher, RING).getByText("Currently unavailable.", { exact: true })).toBeVisible({ timeout: 500 });
+    }).toPass({ timeout: 5_000 });
+    await expect(card(watcher, RING).getByRole("button", { name: "Out of stock", exact: true })).toBeDisabled();
+  }
+});
