@@ -1,3 +1,4 @@
+import { NO_POSTGRES } from "../../test/support/checkout.ts";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -104,7 +105,7 @@ describe("a crash between an order's commit and its confirmation's sent mark", (
   it("sends the confirmation once after the restart, on PostgreSQL", async (context) => {
     const url = inject("postgresUrl");
     if (!url) {
-      context.skip("no PostgreSQL server answers (see the note printed at the start of the run)");
+      context.skip(NO_POSTGRES);
       return;
     }
     await withPostgresSchema("mailcrash", async (databaseUrl, schema) => {

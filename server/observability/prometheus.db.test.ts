@@ -1,3 +1,4 @@
+import { NO_POSTGRES } from "../../test/support/checkout.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
 import { type Cluster, nginxBinary, startCluster } from "../../test/support/local-cluster.ts";
@@ -13,7 +14,7 @@ const url = inject("postgresUrl");
 const nginx = nginxBinary();
 const prometheusPath = prometheusBinary();
 const reason = !url
-  ? "no PostgreSQL server answers (see the note printed at the start of the run)"
+  ? NO_POSTGRES
   : !nginx
     ? "nginx is not installed (Debian: apt-get install -y nginx; .ci/run installs it)"
     : !prometheusPath

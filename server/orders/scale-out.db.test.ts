@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { checkout, over, priceCents, signUpAt } from "../../test/support/checkout.ts";
+import { checkout, over, priceCents, signUpAt, NO_POSTGRES } from "../../test/support/checkout.ts";
 import { type Cluster, nginxBinary, startCluster } from "../../test/support/local-cluster.ts";
 import { createPostgresSchema } from "../../test/support/database.ts";
 import { builtPages } from "../../test/support/pages.ts";
@@ -12,7 +12,7 @@ import type { Order } from "./order.ts";
 const url = inject("postgresUrl");
 const nginx = nginxBinary();
 const reason = !url
-  ? "no PostgreSQL server answers (see the note printed at the start of the run)"
+  ? NO_POSTGRES
   : !nginx
     ? "nginx is not installed (Debian: apt-get install -y nginx; .ci/run installs it)"
     : null;

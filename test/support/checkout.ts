@@ -57,7 +57,7 @@ export async function checkout(
   return { created, clientSecret, paid, orderId };
 }
 
-export const NO_POSTGRES = "no PostgreSQL server answers (see the note printed at the start of the run)";
+export const NO_POSTGRES = "this run covers no PostgreSQL (npm run test:pg does; see the note printed at the start of the run)";
 
 /** The test PostgreSQL server's URL; skips the calling test, saying why, when none answers. */
 export function postgresOrSkip(context: TestContext): string {
