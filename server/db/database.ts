@@ -74,6 +74,10 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>, d
   });
   // An idle client losing its connection must not take the process down; the pool replaces it.
   pool.on("error", () => {});
+  // Nor may a checked-out one between two queries (a transaction or an advisory lock held across
+  // other work, say): pg emits that loss on the client, where nobody else listens. The query in
+  // flight, or the next one, fails as it should, and the pool drops the broken client on release.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Schema>({ dialect: dialect("postgres", new SharedServerPostgresDialect({ pool })) });
   return withCommon({ engine: "postgres", pool }, db);
 }
