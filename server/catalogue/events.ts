@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { sql, type Transaction } from "kysely";
-import pg from "pg";
+import type pg from "pg";
+import { PostgresListener } from "../db/listener.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import type { CatalogueChange } from "./catalogue.ts";
@@ -45,26 +46,35 @@ export class InProcessCatalogueEvents implements CatalogueEvents {
 }
 
 const CHANNEL = "storefront_catalogue";
-const RECONNECT_MAX_MS = 10_000;
 
 /**
  * PostgreSQL: `pg_notify` in the transaction (delivered on commit only), one listening connection
- * per process, re-established after the database restarts; then listeners hear `ids: null`, since
- * notifications sent meanwhile are lost.
+ * per process (db/listener.ts), re-established after the database restarts; then listeners hear
+ * `ids: null`, since notifications sent meanwhile are lost.
  */
 export class PostgresCatalogueEvents implements CatalogueEvents {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
-  private client: pg.Client | null = null;
-  private closed = false;
-  private retryMs = 250;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private readonly firstConnect: Promise<void>;
+  private readonly listener: PostgresListener;
+  private listenedBefore = false;
 
-  constructor(
-    private readonly connection: pg.ClientConfig,
-    private readonly log: Logger,
-  ) {
-    this.firstConnect = this.connect(false);
+  constructor(connection: pg.ClientConfig, log: Logger) {
+    const onMessage = (payload: string) => {
+      try {
+        const { ids } = JSON.parse(payload) as { ids: unknown };
+        if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) throw new Error("bad ids");
+        this.emitter.emit("event", { ids: ids as number[] } satisfies CatalogueChanged);
+      } catch {
+        log.warn({ channel: CHANNEL }, "unreadable catalogue notification; ignored");
+      }
+    };
+    const onListening = async () => {
+      if (this.listenedBefore) {
+        log.info("catalogue notifications listening again");
+        this.emitter.emit("event", { ids: null } satisfies CatalogueChanged);
+      }
+      this.listenedBefore = true;
+    };
+    this.listener = new PostgresListener(connection, CHANNEL, { onMessage, onListening }, log);
   }
 
   async publish(trx: Transaction<Schema>, { ids }: { ids: number[] }): Promise<void> {
@@ -72,7 +82,7 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
   }
 
   listening(): Promise<void> {
-    return this.firstConnect;
+    return this.listener.ready;
   }
 
   subscribe(listener: (event: CatalogueChanged) => void): () => void {
@@ -81,62 +91,7 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.retryTimer);
     this.emitter.removeAllListeners();
-    await this.client?.end().catch(() => {});
-    this.client = null;
-  }
-
-  private async connect(reconnecting: boolean): Promise<void> {
-    if (this.closed) return;
-    const client = new pg.Client(this.connection);
-    client.on("error", (error) => this.lost(client, error));
-    client.on("end", () => this.lost(client, null));
-    client.on("notification", (message) => {
-      if (message.channel !== CHANNEL || !message.payload) return;
-      try {
-        const { ids } = JSON.parse(message.payload) as { ids: unknown };
-        if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) throw new Error("bad ids");
-        this.emitter.emit("event", { ids: ids as number[] } satisfies CatalogueChanged);
-      } catch {
-        this.log.warn({ channel: CHANNEL }, "unreadable catalogue notification; ignored");
-      }
-    });
-    try {
-      await client.connect();
-      if (this.closed) return void (await this.discard(client));
-      await client.query(`listen ${CHANNEL}`);
-      if (this.closed) return void (await this.discard(client));
-      this.client = client;
-      this.retryMs = 250;
-      if (reconnecting) {
-        this.log.info("catalogue notifications listening again");
-        this.emitter.emit("event", { ids: null } satisfies CatalogueChanged);
-      }
-    } catch (error) {
-      await this.discard(client);
-      this.lost(client, error);
-    }
-  }
-
-  private async discard(client: pg.Client): Promise<void> {
-    client.removeAllListeners("end");
-    await client.end().catch(() => {});
-  }
-
-  private lost(client: pg.Client, error: unknown) {
-    if (this.closed || (this.client !== null && this.client !== client)) return;
-    if (this.client === client) {
-      this.client = null;
-      this.log.warn({ err: error }, "catalogue notifications connection lost; reconnecting");
-    }
-    if (this.retryTimer) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      void this.connect(true);
-    }, this.retryMs);
-    this.retryTimer.unref();
-    this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
+    await this.listener.close();
   }
 }

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { sql, type Transaction } from "kysely";
-import pg from "pg";
+import type pg from "pg";
+import { PostgresListener } from "../db/listener.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 
@@ -50,27 +51,35 @@ export class InProcessOrderEvents implements OrderEvents {
 }
 
 const CHANNEL = "storefront_orders";
-const RECONNECT_MAX_MS = 10_000;
 
 /**
  * PostgreSQL: `pg_notify` inside the fulfilment transaction (PostgreSQL delivers it only on
- * commit), one listening connection per process, re-established after the database restarts;
- * each time it is, listeners are told to resync, since notifications sent meanwhile are lost.
+ * commit), one listening connection per process (db/listener.ts), re-established after the
+ * database restarts; each time it is, listeners are told to resync, since notifications sent
+ * meanwhile are lost.
  */
 export class PostgresOrderEvents implements OrderEvents {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
-  private client: pg.Client | null = null;
-  private closed = false;
-  private retryMs = 250;
-  private retryTimer: NodeJS.Timeout | undefined;
-  /** Settles once the first LISTEN is in place (or has failed; it keeps retrying). */
-  private readonly firstConnect: Promise<void>;
+  private readonly listener: PostgresListener;
+  private listenedBefore = false;
 
-  constructor(
-    private readonly connection: pg.ClientConfig,
-    private readonly log: Logger,
-  ) {
-    this.firstConnect = this.connect(false);
+  constructor(connection: pg.ClientConfig, log: Logger) {
+    const onMessage = (payload: string) => {
+      try {
+        const { userId, orderId } = JSON.parse(payload) as { userId: string; orderId: string };
+        this.emitter.emit("event", { type: "placed", userId, orderId } satisfies OrderEvent);
+      } catch {
+        log.warn({ channel: CHANNEL }, "unreadable order notification; ignored");
+      }
+    };
+    const onListening = async () => {
+      if (this.listenedBefore) {
+        log.info("order notifications listening again");
+        this.emitter.emit("event", { type: "resync" } satisfies OrderEvent);
+      }
+      this.listenedBefore = true;
+    };
+    this.listener = new PostgresListener(connection, CHANNEL, { onMessage, onListening }, log);
   }
 
   /** `pg_notify` inside the transaction: PostgreSQL delivers it only on commit. */
@@ -79,7 +88,7 @@ export class PostgresOrderEvents implements OrderEvents {
   }
 
   listening(): Promise<void> {
-    return this.firstConnect;
+    return this.listener.ready;
   }
 
   subscribe(listener: (event: OrderEvent) => void): () => void {
@@ -88,62 +97,7 @@ export class PostgresOrderEvents implements OrderEvents {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.retryTimer);
     this.emitter.removeAllListeners();
-    await this.client?.end().catch(() => {});
-    this.client = null;
-  }
-
-  private async connect(reconnecting: boolean): Promise<void> {
-    if (this.closed) return;
-    const client = new pg.Client(this.connection);
-    client.on("error", (error) => this.lost(client, error));
-    client.on("end", () => this.lost(client, null));
-    client.on("notification", (message) => {
-      if (message.channel !== CHANNEL || !message.payload) return;
-      try {
-        const { userId, orderId } = JSON.parse(message.payload) as { userId: string; orderId: string };
-        this.emitter.emit("event", { type: "placed", userId, orderId } satisfies OrderEvent);
-      } catch {
-        this.log.warn({ channel: CHANNEL }, "unreadable order notification; ignored");
-      }
-    });
-    try {
-      await client.connect();
-      // A close() during either wait must not leave this connection behind.
-      if (this.closed) return void (await this.discard(client));
-      await client.query(`listen ${CHANNEL}`);
-      if (this.closed) return void (await this.discard(client));
-      this.client = client;
-      this.retryMs = 250;
-      if (reconnecting) {
-        this.log.info("order notifications listening again");
-        this.emitter.emit("event", { type: "resync" } satisfies OrderEvent);
-      }
-    } catch (error) {
-      await this.discard(client);
-      this.lost(client, error);
-    }
-  }
-
-  private async discard(client: pg.Client): Promise<void> {
-    client.removeAllListeners("end");
-    await client.end().catch(() => {});
-  }
-
-  private lost(client: pg.Client, error: unknown) {
-    if (this.closed || (this.client !== null && this.client !== client)) return;
-    if (this.client === client) {
-      this.client = null;
-      this.log.warn({ err: error }, "order notifications connection lost; reconnecting");
-    }
-    if (this.retryTimer) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      void this.connect(true);
-    }, this.retryMs);
-    this.retryTimer.unref();
-    this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
+    await this.listener.close();
   }
 }
