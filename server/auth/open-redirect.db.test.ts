@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
-import { jsonPost, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
+import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
+import { TEST_ORIGIN } from "../../test/support/app.ts";
 import { OFF_SITE_TARGETS } from "../../test/support/open-redirects.ts";
-import { builtPages } from "../../test/support/pages.ts";
+import { pagesAppWithAda } from "../../test/support/pages-app.ts";
 
 // Issue 21, item 1: every sign-in target that is not a path on this site lands on "/", on the
 // form post, on React Router's `.data` request and in the hidden field of GET /auth.
@@ -17,13 +17,7 @@ function dataRedirect(body: string): string | undefined {
 describe.each(testEngines())("sign-in redirects on %s", (engine) => {
   const cleanup = cleanupAfterEach();
 
-  async function setup() {
-    const database = await freshDatabase(engine);
-    cleanup(database.drop);
-    const { app } = await testApp({ database, ssr: await builtPages() });
-    await app.request("/api/auth/sign-up/email", jsonPost({ email: "ada@example.com", password: "correct horse", name: "ada" }));
-    return app;
-  }
+  const setup = () => pagesAppWithAda(engine, cleanup);
 
   const signIn = (redirectTo: string) => ({
     method: "POST",

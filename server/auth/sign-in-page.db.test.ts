@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 import { jsonPost, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
 import { builtPages } from "../../test/support/pages.ts";
+import { pagesAppWithAda } from "../../test/support/pages-app.ts";
 
 // The sign-in page (/auth) as a browser posts it: redirects, cookies, messages, origins.
 
@@ -12,13 +13,7 @@ const cookiePair = (setCookie: string) => setCookie.split(";")[0]!;
 describe.each(testEngines())("the sign-in page on %s", (engine) => {
   const cleanup = cleanupAfterEach();
 
-  async function setup() {
-    const database = await freshDatabase(engine);
-    cleanup(database.drop);
-    const { app } = await testApp({ database, ssr: await builtPages() });
-    await app.request("/api/auth/sign-up/email", jsonPost({ email: "ada@example.com", password: "correct horse", name: "ada" }));
-    return app;
-  }
+  const setup = () => pagesAppWithAda(engine, cleanup);
 
   const form = (fields: Record<string, string>) => ({
     method: "POST",

@@ -1,6 +1,6 @@
-import { EventEmitter } from "node:events";
 import { sql, type Transaction } from "kysely";
 import type pg from "pg";
+import { Broadcast } from "../db/broadcast.ts";
 import { PostgresListener } from "../db/listener.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
@@ -27,21 +27,20 @@ export interface CatalogueEvents {
 
 /** One process on SQLite: told on the next turn of the event loop, once the transaction is done with the connection. */
 export class InProcessCatalogueEvents implements CatalogueEvents {
-  private readonly emitter = new EventEmitter().setMaxListeners(0);
+  private readonly subscribers = new Broadcast<CatalogueChanged>();
 
   async publish(_trx: Transaction<Schema>, event: { ids: number[] }): Promise<void> {
-    setImmediate(() => this.emitter.emit("event", { ids: [...event.ids] } satisfies CatalogueChanged));
+    setImmediate(() => this.subscribers.emit({ ids: [...event.ids] } satisfies CatalogueChanged));
   }
 
   async listening(): Promise<void> {}
 
   subscribe(listener: (event: CatalogueChanged) => void): () => void {
-    this.emitter.on("event", listener);
-    return () => this.emitter.off("event", listener);
+    return this.subscribers.subscribe(listener);
   }
 
   async close(): Promise<void> {
-    this.emitter.removeAllListeners();
+    this.subscribers.clear();
   }
 }
 
@@ -53,7 +52,7 @@ const CHANNEL = "storefront_catalogue";
  * `ids: null`, since notifications sent meanwhile are lost.
  */
 export class PostgresCatalogueEvents implements CatalogueEvents {
-  private readonly emitter = new EventEmitter().setMaxListeners(0);
+  private readonly subscribers = new Broadcast<CatalogueChanged>();
   private readonly listener: PostgresListener;
   private listenedBefore = false;
 
@@ -62,7 +61,7 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
       try {
         const { ids } = JSON.parse(payload) as { ids: unknown };
         if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) throw new Error("bad ids");
-        this.emitter.emit("event", { ids: ids as number[] } satisfies CatalogueChanged);
+        this.subscribers.emit({ ids: ids as number[] } satisfies CatalogueChanged);
       } catch {
         log.warn({ channel: CHANNEL }, "unreadable catalogue notification; ignored");
       }
@@ -70,7 +69,7 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
     const onListening = async () => {
       if (this.listenedBefore) {
         log.info("catalogue notifications listening again");
-        this.emitter.emit("event", { ids: null } satisfies CatalogueChanged);
+        this.subscribers.emit({ ids: null } satisfies CatalogueChanged);
       }
       this.listenedBefore = true;
     };
@@ -86,12 +85,11 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
   }
 
   subscribe(listener: (event: CatalogueChanged) => void): () => void {
-    this.emitter.on("event", listener);
-    return () => this.emitter.off("event", listener);
+    return this.subscribers.subscribe(listener);
   }
 
   async close(): Promise<void> {
-    this.emitter.removeAllListeners();
+    this.subscribers.clear();
     await this.listener.close();
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
-import { jsonPost, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
-import { builtPages } from "../../test/support/pages.ts";
+import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
+import { TEST_ORIGIN } from "../../test/support/app.ts";
 import { MAX_BODY_BYTES } from "./body-limit.ts";
+import { pagesAppWithAda } from "../../test/support/pages-app.ts";
 
 // Issue 21, item 6: page form posts have the /api body limit too: 64 KiB, then 413.
 
@@ -21,13 +21,7 @@ const formPost = (path: string, bytes: number, streamed = false): [string, Reque
 describe.each(testEngines())("page form posts on %s", (engine) => {
   const cleanup = cleanupAfterEach();
 
-  async function setup() {
-    const database = await freshDatabase(engine);
-    cleanup(database.drop);
-    const { app } = await testApp({ database, ssr: await builtPages() });
-    await app.request("/api/auth/sign-up/email", jsonPost({ email: "ada@example.com", password: "correct horse", name: "ada" }));
-    return app;
-  }
+  const setup = () => pagesAppWithAda(engine, cleanup);
 
   it.each(["/auth", "/sign-out", "/cart"])("answers 413 to a body over 64 KiB posted to %s, stated or streamed", async (path) => {
     const app = await setup();

@@ -1,6 +1,6 @@
-import { EventEmitter } from "node:events";
 import { sql, type Transaction } from "kysely";
 import type pg from "pg";
+import { Broadcast } from "../db/broadcast.ts";
 import { PostgresListener } from "../db/listener.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
@@ -27,26 +27,25 @@ export interface OrderEvents {
 }
 
 /**
- * One process on SQLite: an event emitter. It tells listeners as soon as the transaction has
+ * One process on SQLite, in memory. It tells listeners as soon as the transaction has
  * finished with the one connection (the event loop's next turn): their reads queue behind the
  * transaction on that connection, so they see the committed order, or nothing after a rollback.
  */
 export class InProcessOrderEvents implements OrderEvents {
-  private readonly emitter = new EventEmitter().setMaxListeners(0);
+  private readonly subscribers = new Broadcast<OrderEvent>();
 
   async publish(_trx: Transaction<Schema>, event: PlacedEvent): Promise<void> {
-    setImmediate(() => this.emitter.emit("event", event));
+    setImmediate(() => this.subscribers.emit(event));
   }
 
   async listening(): Promise<void> {}
 
   subscribe(listener: (event: OrderEvent) => void): () => void {
-    this.emitter.on("event", listener);
-    return () => this.emitter.off("event", listener);
+    return this.subscribers.subscribe(listener);
   }
 
   async close(): Promise<void> {
-    this.emitter.removeAllListeners();
+    this.subscribers.clear();
   }
 }
 
@@ -59,7 +58,7 @@ const CHANNEL = "storefront_orders";
  * meanwhile are lost.
  */
 export class PostgresOrderEvents implements OrderEvents {
-  private readonly emitter = new EventEmitter().setMaxListeners(0);
+  private readonly subscribers = new Broadcast<OrderEvent>();
   private readonly listener: PostgresListener;
   private listenedBefore = false;
 
@@ -67,7 +66,7 @@ export class PostgresOrderEvents implements OrderEvents {
     const onMessage = (payload: string) => {
       try {
         const { userId, orderId } = JSON.parse(payload) as { userId: string; orderId: string };
-        this.emitter.emit("event", { type: "placed", userId, orderId } satisfies OrderEvent);
+        this.subscribers.emit({ type: "placed", userId, orderId } satisfies OrderEvent);
       } catch {
         log.warn({ channel: CHANNEL }, "unreadable order notification; ignored");
       }
@@ -75,7 +74,7 @@ export class PostgresOrderEvents implements OrderEvents {
     const onListening = async () => {
       if (this.listenedBefore) {
         log.info("order notifications listening again");
-        this.emitter.emit("event", { type: "resync" } satisfies OrderEvent);
+        this.subscribers.emit({ type: "resync" } satisfies OrderEvent);
       }
       this.listenedBefore = true;
     };
@@ -92,12 +91,11 @@ export class PostgresOrderEvents implements OrderEvents {
   }
 
   subscribe(listener: (event: OrderEvent) => void): () => void {
-    this.emitter.on("event", listener);
-    return () => this.emitter.off("event", listener);
+    return this.subscribers.subscribe(listener);
   }
 
   async close(): Promise<void> {
-    this.emitter.removeAllListeners();
+    this.subscribers.clear();
     await this.listener.close();
   }
 }
