@@ -3,7 +3,8 @@ import { CLIENT_IP_HEADER } from "./auth/better-auth.ts";
 import { allowedMethods } from "./http/allowed-methods.ts";
 import type { AppEnv } from "./http/env.ts";
 import { jsonResponse } from "./http/json-response.ts";
-import { HttpError } from "./http-error.ts";
+import { noApiEndpoint } from "./http-error.ts";
+import { adminRoutes } from "./admin/routes.ts";
 import { healthRoutes } from "./observability/health.ts";
 import { orderRoutes } from "./orders/routes.ts";
 import { paymentRoutes } from "./payments/routes.ts";
@@ -36,14 +37,15 @@ export function apiRoutes(services: Services, options: { instance: string; route
   api.route("/payment", paymentRoutes(services.payments));
   api.route("/orders", orderRoutes(services.orders, services.orderFeed, options.instance));
   api.route("/search", searchRoutes(services.search));
+  // The back office's API: only an admin gets this far (server/admin/gate.ts).
+  api.route("/admin", adminRoutes(services));
   // No route matched: a path we have, asked with another method, is 405 (saying which it takes);
   // any other is 404, whatever the method.
   const allowed = allowedMethods(options.routes);
   api.all("*", (c) => {
     const methods = allowed(c.req.path);
-    const message = `No API endpoint ${c.req.method} ${c.req.path}.`;
-    if (methods.length === 0) throw new HttpError(404, message);
-    return jsonResponse(c, { error: message }, 405, { Allow: methods.join(", ") });
+    if (methods.length === 0) throw noApiEndpoint(c.req.method, c.req.path);
+    return jsonResponse(c, { error: `No API endpoint ${c.req.method} ${c.req.path}.` }, 405, { Allow: methods.join(", ") });
   });
   return api;
 }

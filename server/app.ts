@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { apiRoutes } from "./api.ts";
+import { adminGate } from "./admin/gate.ts";
 import { sessionMiddleware } from "./auth/session-middleware.ts";
 import { catalogueRoutes } from "./catalogue/routes.ts";
 import type { Config } from "./config.ts";
@@ -58,6 +59,7 @@ export function createApp({ config, log, services, ssr, clientDir, pageRoutes }:
   app.use("*", sameOriginWrites(config.TRUSTED_ORIGINS));
   app.use("*", bodyLimitStep());
   app.use("*", sessionMiddleware(services.auth));
+  app.use("*", adminGate(services.database.db));
   app.route("/api", apiRoutes(services, { instance: `${config.INSTANCE_NAME}:${process.pid}`, routes: () => app.routes }));
   mountImages(app, services.catalogue.images);
   // Built files, precompressed, immutable under assets/; only paths that name a file touch the disk.

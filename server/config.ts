@@ -27,6 +27,15 @@ const originList = z.string().transform((text, context) => {
   return origins;
 });
 
+/** "ada@example.com, bob@example.com" -> the addresses, lower-cased (as accounts store them). */
+const emailList = z.string().transform((text, context) => {
+  const emails = text.split(/[\s,]+/).filter(Boolean).map((email) => email.toLowerCase());
+  const wrong = emails.find((email) => !z.email().safeParse(email).success);
+  if (wrong === undefined) return emails;
+  context.addIssue({ code: "custom", message: `must be a comma-separated list of email addresses; ${JSON.stringify(wrong)} is not one` });
+  return z.NEVER;
+});
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: port.default(3000),
@@ -88,6 +97,8 @@ const schema = z.object({
   MAIL_POLL_MS: positiveInt.default(2_000),
   MAIL_RETRY_BASE_MS: positiveInt.default(30_000),
   MAIL_MAX_ATTEMPTS: positiveInt.default(8),
+  // Back office (issue 23): these accounts are made admins when they sign up or sign in.
+  ADMIN_EMAILS: emailList.default([]),
 });
 
 export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL" | "MAIL_FROM"> & {

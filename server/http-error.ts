@@ -17,3 +17,6 @@ export class TooManyRequests extends HttpError {
     super(429, message, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }
+
+/** The 404 of an API address that does not exist (and of the back office's, to anyone but an admin). */
+export const noApiEndpoint = (method: string, path: string): HttpError => new HttpError(404, `No API endpoint ${method} ${path}.`);

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { type AdminContext, adminContext } from "./admin/context.ts";
 import type { AuthResult, SessionUser } from "./auth/auth.ts";
 import { type CatalogueForPages, catalogueForPages } from "./catalogue/pages.ts";
 import type { AppEnv } from "./http/env.ts";
@@ -50,6 +51,8 @@ export type StorefrontContext = {
   publicUrl: string;
   /** This response's Content-Security-Policy nonce, for the inline hydration scripts. */
   cspNonce: string;
+  /** The back office, for a verified admin on an /admin address only (server/admin/gate.ts); null otherwise. */
+  admin: AdminContext | null;
 };
 
 export type SsrHandler = (request: Request, context: StorefrontContext) => Promise<Response>;
@@ -64,6 +67,7 @@ export function loadContextFactory(services: Services, log: Logger, publicUrl: s
   return function createLoadContext(c: Context<AppEnv>): StorefrontContext {
     const clientIp = c.get("clientIp");
     const headers = c.req.raw.headers;
+    const staff = c.get("staff");
     return {
       catalogue,
       account: {
@@ -81,6 +85,7 @@ export function loadContextFactory(services: Services, log: Logger, publicUrl: s
       log,
       publicUrl,
       cspNonce: c.get("cspNonce"),
+      admin: staff ? adminContext(services, staff) : null,
     };
   };
 }

@@ -1,3 +1,4 @@
+import { AuditLog } from "./admin/audit.ts";
 import { AuthService } from "./auth/auth.ts";
 import type { Catalogue } from "./catalogue/catalogue.ts";
 import { DatabaseCatalogue } from "./catalogue/database.ts";
@@ -39,6 +40,7 @@ export type ServicesConfig = CatalogueConfig &
   | "PAYMENT_INTENT_TTL_HOURS"
   | "PAYMENT_CREATE_RATE_LIMIT"
   | "RESERVATION_MINUTES"
+  | "ADMIN_EMAILS"
 >;
 
 /** Every back-end service, built once per process; `main.ts` and the tests both use it. */
@@ -67,6 +69,8 @@ export interface Services {
   readonly catalogueEvents: CatalogueEvents;
   /** Reservations and sales; null where stock is not tracked (a remote or test-supplied catalogue). */
   readonly stock: StockService | null;
+  /** The back office's audit log (issue 23), read-only; writes append to it in their own transactions. */
+  readonly audit: AuditLog;
   /**
    * Stops everything in order: open event streams, the LISTEN connections, the mail worker (after
    * the message in flight), then the database, since the others may still be using it. (`main.ts`
@@ -156,6 +160,7 @@ export async function createServices(
     reconciler,
     catalogueEvents,
     stock,
+    audit: new AuditLog(database.db),
     async close() {
       readiness.drain();
       orderFeed.closeAll();

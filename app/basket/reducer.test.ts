@@ -60,7 +60,7 @@ describe("basket transitions", () => {
   });
 
   it("empties the basket and leaves the user alone", () => {
-    const user = { uid: "u1", email: "ada@example.com" };
+    const user = { uid: "u1", email: "ada@example.com", role: "customer" as const };
     const state = run(
       { type: "SET_USER", user },
       { type: "ADD_TO_BASKET", item: product(1, 100) },
@@ -70,7 +70,7 @@ describe("basket transitions", () => {
   });
 
   it("sets and clears the user", () => {
-    const user = { uid: "u1", email: "ada@example.com" };
+    const user = { uid: "u1", email: "ada@example.com", role: "customer" as const };
     expect(run({ type: "SET_USER", user }).user).toEqual(user);
     expect(run({ type: "SET_USER", user }, { type: "SET_USER", user: null }).user).toBeNull();
   });

@@ -49,6 +49,12 @@ export function Header() {
           </Link>
         )}
 
+        {user?.role === "admin" && (
+          <Link to="/admin" className="header__admin header__box">
+            <span className="header__strong">Admin</span>
+          </Link>
+        )}
+
         <Link to="/orders" className="header__orders header__box">
           <span className="header__small">Returns</span>{" "}
           <span className="header__strong">&amp; Orders</span>

@@ -1,4 +1,5 @@
 import { getSessionCookie } from "better-auth/cookies";
+import { type Role, roleOf } from "../admin/staff.ts";
 import type { AppDatabase } from "../db/database.ts";
 import { generatedSetting } from "../db/settings.ts";
 import type { Logger } from "../log.ts";
@@ -20,11 +21,15 @@ import { sessionCacheExpiry, VerifiedSessions } from "./session-cache.ts";
 /** How long an ended session stays on the revocation list: a cache cookie's lifetime, plus clock skew between instances. */
 const REVOCATION_KEEP_MS = (SESSION_COOKIE_CACHE_SECONDS + 60) * 1000;
 
-/** The signed-in shopper as the app sees them (spec section 3): uid and email, nothing else. */
+/** The signed-in shopper as the app sees them (spec section 3): uid and email, and the role (issue 23). */
 export interface SessionUser {
   uid: string;
   email: string;
+  /** From the session; the back office re-reads it from the database before it lets anyone in. */
+  role: Role;
 }
+
+const toSessionUser = (user: { id: string; email: string; role?: unknown }): SessionUser => ({ uid: user.id, email: user.email, role: roleOf(user.role) });
 
 /** What a sign-in, registration or sign-out gives the page that asked for it. */
 export type AuthResult =
@@ -101,11 +106,11 @@ export class AuthService {
     // A user whose sessions were just revoked: the cache cookie no longer counts, the database decides.
     const recheck = session !== null && this.resets.has(session.user.id);
     if (recheck) ({ headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true, query: { disableCookieCache: true } }));
-    const user = session ? { uid: session.user.id, email: session.user.email } : null;
+    const user = session ? toSessionUser(session.user) : null;
     const setCookies = answer.getSetCookie();
     // Answered from the session cache cookie (nothing renewed): the same cookies mean the same user until it expires.
     const until = session && setCookies.length === 0 ? sessionCacheExpiry(cookies) : null;
-    if (session && until && !recheck) this.verified.set(cookies, { user: { uid: session.user.id, email: session.user.email }, sessionId: session.session.id }, until);
+    if (user && session && until && !recheck) this.verified.set(cookies, { user, sessionId: session.session.id }, until);
     return { user, setCookies };
   }
 
@@ -143,7 +148,7 @@ export class AuthService {
       new Request(`${origin}${AUTH_BASE_PATH}${path}`, { method: "POST", headers, body: JSON.stringify(body) }),
     );
     const payload = (await response.json().catch(() => null)) as {
-      user?: { id?: unknown; email?: unknown };
+      user?: { id?: unknown; email?: unknown; role?: unknown };
       message?: unknown;
     } | null;
     if (!response.ok) {
@@ -152,7 +157,7 @@ export class AuthService {
     }
     const user =
       typeof payload?.user?.id === "string" && typeof payload.user.email === "string"
-        ? { uid: payload.user.id, email: payload.user.email }
+        ? toSessionUser({ id: payload.user.id, email: payload.user.email, role: payload.user.role })
         : null;
     return { ok: true, user, setCookies: response.headers.getSetCookie() };
   }

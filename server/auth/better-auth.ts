@@ -1,9 +1,11 @@
 import { betterAuth } from "better-auth";
+import { createAuthMiddleware } from "better-auth/api";
 import { getMigrations } from "better-auth/db/migration";
 import { sql } from "kysely";
 import type { Config } from "../config.ts";
 import type { AppDatabase } from "../db/database.ts";
 import type { Logger } from "../log.ts";
+import { grantListedAdmin } from "../admin/staff.ts";
 import { type PasswordResetHooks, RESET_TOKEN_SECONDS } from "./password-reset.ts";
 
 /** The header our HTTP layer fills with the client's address; anything a client sends under it is dropped. */
@@ -15,7 +17,7 @@ const MIGRATION_LOCK = 0x53_74_6f_72; // "Stor": one PostgreSQL advisory lock fo
 
 export type AuthSettings = Pick<
   Config,
-  "PUBLIC_URL" | "TRUSTED_ORIGINS" | "AUTH_RATE_LIMIT_MAX" | "AUTH_RATE_LIMIT_WINDOW_SECONDS"
+  "PUBLIC_URL" | "TRUSTED_ORIGINS" | "AUTH_RATE_LIMIT_MAX" | "AUTH_RATE_LIMIT_WINDOW_SECONDS" | "ADMIN_EMAILS"
 >;
 
 /** How ended sessions are told apart from live ones (revocations.ts). */
@@ -33,6 +35,7 @@ export function createBetterAuth(
   log: Logger,
   { reset, sessions }: { reset: PasswordResetHooks; sessions: SessionEnd },
 ) {
+  const admins = new Set(settings.ADMIN_EMAILS);
   const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };
   return betterAuth({
     appName: "Storefront",
@@ -51,6 +54,10 @@ export function createBetterAuth(
         else log.debug({ source: "better-auth" }, message);
       },
     },
+    user: {
+      // Issue 23: `customer` or `admin` (server/admin/staff.ts); never set by a client's sign-up.
+      additionalFields: { role: { type: "string", required: false, defaultValue: "customer", input: false } },
+    },
     session: {
       // A page learns its user from a signed cookie that better-auth keeps for a minute, instead of
       // a database read per request. A copy of that cookie would outlive a sign-out by up to that
@@ -64,7 +71,18 @@ export function createBetterAuth(
         version: (session) => (sessions.isRevoked(session.id) ? "revoked" : "1"),
       },
     },
+    // ADMIN_EMAILS: a listed account is made an admin before its sign-in reads it, so the session
+    // (and its cached cookie) starts with the role.
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const email = ctx.path === "/sign-in/email" ? (ctx.body as { email?: unknown } | undefined)?.email : undefined;
+        if (typeof email === "string" && admins.has(email.toLowerCase())) await grantListedAdmin(database.db, email.toLowerCase());
+      }),
+    },
     databaseHooks: {
+      user: {
+        create: { before: async (user) => ({ data: { ...user, role: admins.has(user.email.toLowerCase()) ? "admin" : "customer" } }) },
+      },
       session: {
         // Before the row goes: once the sign-out has answered, every instance already refuses it.
         delete: { before: async (session) => void (await sessions.ending(session.id)) },

@@ -10,6 +10,9 @@ export interface Schema {
   categories: CategoriesTable;
   products: ProductsTable;
   reservations: ReservationsTable;
+  audit_log: AuditLogTable;
+  /** better-auth's accounts table (it creates and migrates it): only the columns the shop reads. */
+  user: UserTable;
 }
 
 /** Values the server generates once and every instance shares (e.g. the auth secret). */
@@ -105,4 +108,29 @@ export interface MailOutboxTable {
 export interface SessionRevocationsTable {
   session_id: string;
   until: Bigint;
+}
+
+/** An account, as far as the shop reads it; better-auth owns the table. */
+export interface UserTable {
+  id: string;
+  email: string;
+  /** Issue 23: "customer" or "admin" (server/admin/staff.ts). */
+  role: string | null;
+}
+
+/** Every admin write, append-only (server/admin/audit.ts). */
+export interface AuditLogTable {
+  id: string;
+  at: Bigint;
+  /** Who: the admin's user id, or null for the command line (`npm run admin`). */
+  actor_id: string | null;
+  /** Who, as people read it: the admin's email, or "npm run admin". */
+  actor: string;
+  /** What, e.g. "product.update", "order.refund", "role.grant". */
+  action: string;
+  /** On what, e.g. "product:12", "order:pi_...", "user:ada@example.com". */
+  target: string;
+  /** JSON of the record before and after the write; null where there was none (a creation). */
+  before: string | null;
+  after: string | null;
 }

@@ -11,5 +11,7 @@ export type AppEnv = {
     clientIp: string;
     /** The session's user, or null: looked up only when the request carries a session cookie. */
     user: SessionUser | null;
+    /** The same user once the admin gate has checked their role in the database; unset otherwise (server/admin/gate.ts). */
+    staff: SessionUser;
   };
 };

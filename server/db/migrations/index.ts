@@ -5,6 +5,7 @@ import mailOutbox from "./0003_mail_outbox.ts";
 import paymentLifecycle from "./0004_payment_lifecycle.ts";
 import sessionRevocations from "./0005_session_revocations.ts";
 import catalogueAndStock from "./0006_catalogue_and_stock.ts";
+import auditLog from "./0007_audit_log.ts";
 
 /**
  * Every migration, one file per change, keyed by its file name; they run in name order on both
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "0004_payment_lifecycle": paymentLifecycle,
   "0005_session_revocations": sessionRevocations,
   "0006_catalogue_and_stock": catalogueAndStock,
+  "0007_audit_log": auditLog,
 };
