@@ -1,4 +1,5 @@
 import type { Handler } from "hono";
+import { withoutAdmin } from "./admin/gate.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { databaseAway, databaseIsAway } from "./http/errors.ts";
@@ -44,7 +45,9 @@ export function pages(
       pageCache && c.req.method === "GET" && !url.pathname.endsWith(".data") && !auth.hasSessionCookie(c.req.raw.headers) ? url.pathname + url.search : null;
     const hit = cacheKey && pageCache?.get(cacheKey, nonce, c.req.header("accept-encoding"));
     if (hit) return hit;
-    const response = await ssr(atBrowserOrigin(c.req.raw), createLoadContext(c));
+    // Someone who may not see the back office asked for it: they get what any unknown address gives.
+    const request = c.get("outsider") ? withoutAdmin(c.req.raw) : c.req.raw;
+    const response = await ssr(atBrowserOrigin(request), createLoadContext(c));
     // A page that failed because the database is away says so with 503 (and its error page).
     if (response.status >= 500 && (await databaseIsAway(database))) {
       return databaseAway(new Response(response.body, { status: 503, headers: response.headers }));

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { decodeCursor, pageOf } from "../db/cursor.ts";
 import type { Schema } from "../db/schema.ts";
@@ -45,7 +45,7 @@ export async function appendAudit(db: Db, write: AuditWrite, now = Date.now()): 
   await db
     .insertInto("audit_log")
     .values({
-      id: randomUUID(),
+      id: entryId(now),
       at: now,
       actor_id: write.actor.id,
       actor: write.actor.name,
@@ -55,6 +55,17 @@ export async function appendAudit(db: Db, write: AuditWrite, now = Date.now()): 
       after: write.after === undefined ? null : JSON.stringify(write.after),
     })
     .execute();
+}
+
+let sequence = 0;
+
+/**
+ * Entries are read newest first by (at, id): ids that sort in write order within a millisecond
+ * (this process's sequence), then random, so two instances never collide.
+ */
+function entryId(now: number): string {
+  sequence = (sequence + 1) % 36 ** 4;
+  return `${now.toString(36).padStart(9, "0")}${sequence.toString(36).padStart(4, "0")}${randomBytes(8).toString("hex")}`;
 }
 
 export type AuditPage = { ok: true; entries: AuditEntry[]; next: string | null } | { ok: false; message: string };

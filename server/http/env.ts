@@ -13,5 +13,7 @@ export type AppEnv = {
     user: SessionUser | null;
     /** The same user once the admin gate has checked their role in the database; unset otherwise (server/admin/gate.ts). */
     staff: SessionUser;
+    /** Set when someone who is not an admin asked for the back office: pages render an unknown address instead. */
+    outsider: boolean;
   };
 };
