@@ -24,7 +24,7 @@ describe.each(testEngines())("the admin gate on %s", (engine) => {
   it("answers 404 to anonymous visitors and customers, exactly as for an address that does not exist", async () => {
     const { app } = await setup();
     const customer = await signUp(app, "ada@example.com");
-    for (const headers of [{}, { cookie: customer }]) {
+    for (const headers of [{}, { cookie: customer }] as Array<Record<string, string>>) {
       expect(await answer(await app.request("/api/admin/audit", { headers }))).toEqual({ status: 404, body: JSON.stringify({ error: "No API endpoint GET /api/admin/audit." }) });
       const unknown = await answer(await app.request("/api/admin/no-such-thing", { headers }));
       expect(unknown).toEqual({ status: 404, body: JSON.stringify({ error: "No API endpoint GET /api/admin/no-such-thing." }) });

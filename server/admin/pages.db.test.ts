@@ -24,7 +24,7 @@ describe.each(testEngines())("the back office's pages on %s", (engine) => {
   it("answers anonymous visitors and customers with the shop's 404 page, as for an address that does not exist", async () => {
     const { app } = await setup();
     const customer = await signUp(app, "ada@example.com");
-    for (const headers of [{}, { cookie: customer }]) {
+    for (const headers of [{}, { cookie: customer }] as Array<Record<string, string>>) {
       const missing = await app.request("/no-such-page", { headers });
       for (const address of ["/admin", "/admin/audit", "/admin/products", "/admin/orders"]) {
         const response = await app.request(address, { headers });
