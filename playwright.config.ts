@@ -13,6 +13,8 @@ if (!fs.existsSync(chromium)) {
 }
 
 const PORT = Number(process.env.E2E_PORT || 4173);
+/** The journeys' back-office account (e2e/support.ts signInAsAdmin). */
+const ADMIN_EMAIL = "admin@example.com";
 // The server's data directory, made once: workers load this file again and must find the same one
 // (the mail journey reads the .eml files the server writes under it, E2E_DATA_DIR/mail).
 const dataDir = process.env.E2E_DATA_DIR || fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
@@ -48,7 +50,7 @@ export default defineConfig({
     command: "node --enable-source-maps build/node/main.js",
     url: `http://127.0.0.1:${PORT}/api/health`,
         // Every journey signs in from this one address; the limiter's own tests live in the API tests.
-    env: { NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", AUTH_RATE_LIMIT_MAX: "10000" },
+    env: { NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", AUTH_RATE_LIMIT_MAX: "10000", ADMIN_EMAILS: ADMIN_EMAIL },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: "pipe",

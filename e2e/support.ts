@@ -155,3 +155,19 @@ export async function expectNoSeriousViolations(page: Page): Promise<void> {
     .join("\n");
   expect(serious, report).toEqual([]);
 }
+
+/** The journeys' admin: playwright.config.ts lists it in the server's ADMIN_EMAILS. */
+export const ADMIN_EMAIL = "admin@example.com";
+
+/**
+ * Signs this browser in as the journeys' admin, registering the account if no journey has yet
+ * (parallel journeys share it: a second registration fails, and that one signs in).
+ */
+export async function signInAsAdmin(page: Page, baseURL = test.info().project.use.baseURL!): Promise<void> {
+  const origin = new URL(baseURL).origin;
+  const body = { email: ADMIN_EMAIL, password: PASSWORD, name: ADMIN_EMAIL };
+  const signUp = await page.request.post(`${origin}/api/auth/sign-up/email`, { data: body, headers: { origin } });
+  if (signUp.ok()) return;
+  const signIn = await page.request.post(`${origin}/api/auth/sign-in/email`, { data: { email: ADMIN_EMAIL, password: PASSWORD }, headers: { origin } });
+  expect(signIn.status(), await signIn.text()).toBe(200);
+}
