@@ -168,7 +168,8 @@ describe.each(testEngines())("refunds on %s", (engine) => {
   it("answers 404 to customers and anonymous visitors, and asks for an Idempotency-Key", async () => {
     const { app, database, admin, ada } = await setup();
     const orderId = await placeOrder(app, ada);
-    for (const headers of [{}, { cookie: ada }]) {
+    const visitors: Array<Record<string, string>> = [{}, { cookie: ada }];
+    for (const headers of visitors) {
       for (const path of ["/api/admin/orders", `/api/admin/orders/${orderId}`, "/api/admin/mail"]) {
         const response = await app.request(path, { headers });
         expect(response.status, path).toBe(404);
