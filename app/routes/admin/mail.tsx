@@ -61,7 +61,7 @@ export default function AdminMailPage({ loaderData: { status, messages, next } }
                 <tr key={message.id}>
                   <td>{time(message.created)}</td>
                   <td>{KINDS[message.kind] ?? message.kind}</td>
-                  <td className="admin__target">{message.recipient}</td>
+                  <td className="admin-email">{message.recipient}</td>
                   <td>
                     {message.status}
                     {message.last_error && <span className="admin-mail__error">{message.last_error}</span>}

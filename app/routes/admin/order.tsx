@@ -149,7 +149,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                     {refund.restock ? " (restocked)" : ""}
                   </td>
                   <td>{refund.status}</td>
-                  <td className="admin__target">{refund.actor}</td>
+                  <td className="admin-email">{refund.actor}</td>
                 </tr>
               ))}
             </tbody>

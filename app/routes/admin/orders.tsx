@@ -72,7 +72,7 @@ export default function AdminOrdersPage({ loaderData: { filter, orders, next } }
                   <td>
                     <time dateTime={new Date(order.created).toISOString()}>{orderDate(order.created)}</time>
                   </td>
-                  <td className="admin__target">{order.email}</td>
+                  <td className="admin-email">{order.email}</td>
                   <td>{formatCents(order.amount)}</td>
                   <td>{order.refunded > 0 ? formatCents(order.refunded) : "—"}</td>
                   <td>{STATUS_LABELS[order.status]}</td>
