@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/mail";
 import { requireAdmin } from "../../admin/guard.ts";
-import { orderDate } from "../../dates.ts";
+import { AdminTable, When } from "../../admin/ui.tsx";
 import { pageMeta } from "../../meta.ts";
 
 export const meta: Route.MetaFunction = () => pageMeta("Mail", "The mail outbox: sent, pending and failed messages.");
@@ -11,20 +11,30 @@ const STATUSES = ["pending", "sent", "failed"] as const;
 type Status = (typeof STATUSES)[number];
 const isStatus = (value: string | null): value is Status => STATUSES.includes(value as Status);
 
-const KINDS: Record<string, string> = { order_confirmation: "Order confirmation", password_reset: "Password reset", refund: "Refund" };
+const KINDS: Record<string, string> = {
+  order_confirmation: "Order confirmation",
+  password_reset: "Password reset",
+  refund: "Refund",
+};
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
   const params = new URL(request.url).searchParams;
   const wanted = params.get("status");
   const status = isStatus(wanted) ? wanted : undefined;
-  const page = await admin.mail.page({ status, limit: PAGE, before: params.get("before") ?? undefined });
+  const page = await admin.mail.page({
+    status,
+    limit: PAGE,
+    before: params.get("before") ?? undefined,
+  });
   // A cursor that is not one of ours: the first page, rather than an error.
   const shown = page.ok ? page : await admin.mail.page({ status, limit: PAGE });
-  return { status: status ?? null, messages: shown.ok ? shown.messages : [], next: shown.ok ? shown.next : null };
+  return {
+    status: status ?? null,
+    messages: shown.ok ? shown.messages : [],
+    next: shown.ok ? shown.next : null,
+  };
 }
-
-const time = (at: number) => <time dateTime={new Date(at).toISOString()}>{orderDate(at)}</time>;
 
 export default function AdminMailPage({ loaderData: { status, messages, next } }: Route.ComponentProps) {
   return (
@@ -44,35 +54,23 @@ export default function AdminMailPage({ loaderData: { status, messages, next } }
       {messages.length === 0 ? (
         <p className="admin__empty">No messages.</p>
       ) : (
-        <div className="admin-table" role="region" aria-labelledby="mail-heading" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Written</th>
-                <th scope="col">Message</th>
-                <th scope="col">To</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Sent or next attempt</th>
-              </tr>
-            </thead>
-            <tbody>
-              {messages.map((message) => (
-                <tr key={message.id}>
-                  <td>{time(message.created)}</td>
-                  <td>{KINDS[message.kind] ?? message.kind}</td>
-                  <td className="admin-email">{message.recipient}</td>
-                  <td>
-                    {message.status}
-                    {message.last_error && <span className="admin-mail__error">{message.last_error}</span>}
-                  </td>
-                  <td>{message.attempts}</td>
-                  <td>{message.sent_at !== null ? time(message.sent_at) : message.status === "pending" ? time(message.next_attempt_at) : "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable labelledBy="mail-heading" columns={["Written", "Message", "To", "Status", "Attempts", "Sent or next attempt"]}>
+          {messages.map((message) => (
+            <tr key={message.id}>
+              <td>
+                <When at={message.created} />
+              </td>
+              <td>{KINDS[message.kind] ?? message.kind}</td>
+              <td className="admin-email">{message.recipient}</td>
+              <td>
+                {message.status}
+                {message.last_error && <span className="admin-mail__error">{message.last_error}</span>}
+              </td>
+              <td>{message.attempts}</td>
+              <td>{message.sent_at !== null ? <When at={message.sent_at} /> : message.status === "pending" ? <When at={message.next_attempt_at} /> : "—"}</td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
       {next && (
         <p className="admin__pager">

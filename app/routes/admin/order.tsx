@@ -1,10 +1,11 @@
+import type { ReactNode } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/order";
 import { formatCents } from "../../../lib/basket.ts";
 import { requireAdmin } from "../../admin/guard.ts";
 import { STATUS_LABELS } from "../../admin/labels.ts";
 import { readRefundForm } from "../../admin/refund-form.ts";
-import { orderDate } from "../../dates.ts";
+import { AdminTable, When } from "../../admin/ui.tsx";
 import { pageMeta } from "../../meta.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => pageMeta(`Order ${params.orderId}`, "One order: lines, customer, payment, refunds.");
@@ -24,16 +25,29 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   const result = await admin.orders.refund(admin.actor, params.orderId, form.key, form.request);
   if (!result.ok) return data({ error: result.message, message: null }, { status: result.status });
   const { amount, status } = result.value.refund;
-  return { error: null, message: `Refund of ${formatCents(amount)} ${status === "succeeded" ? "done" : status}.` };
+  return {
+    error: null,
+    message: `Refund of ${formatCents(amount)} ${status === "succeeded" ? "done" : status}.`,
+  };
 }
 
-const time = (at: number) => <time dateTime={new Date(at).toISOString()}>{orderDate(at)}</time>;
+const LINE_COLUMNS = ["Product", "Price", "Bought", "Refunded"];
 
 export default function AdminOrderPage({ loaderData, actionData }: Route.ComponentProps) {
   const { order, refunds, timeline, idempotencyKey } = loaderData;
   const busy = useNavigation().state === "submitting";
   const left = order.amount - order.refunded;
-  const payment = order.payment ? `${order.payment.gateway === "stripe" ? "Stripe" : "Test gateway"}${order.payment.brand ? `, ${order.payment.brand} ending in ${order.payment.last4}` : ""}` : "Unknown";
+  const payment = order.payment
+    ? `${order.payment.gateway === "stripe" ? "Stripe" : "Test gateway"}${order.payment.brand ? `, ${order.payment.brand} ending in ${order.payment.last4}` : ""}`
+    : "Unknown";
+  const facts: Array<[string, ReactNode]> = [
+    ["Status", STATUS_LABELS[order.status]],
+    ["Placed", <When key="placed" at={order.created} />],
+    ["Customer", order.customer.email],
+    ["Payment", payment],
+    ["Total", formatCents(order.amount)],
+    ["Refunded", formatCents(order.refunded)],
+  ];
   return (
     <section aria-labelledby="order-heading" className="admin-order">
       <p className="admin__back">
@@ -43,57 +57,44 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
         Order <span className="admin__target">{order.id}</span>
       </h1>
       <dl className="admin-facts">
-        <div><dt>Status</dt><dd>{STATUS_LABELS[order.status]}</dd></div>
-        <div><dt>Placed</dt><dd>{time(order.created)}</dd></div>
-        <div><dt>Customer</dt><dd className="admin__target">{order.customer.email}</dd></div>
-        <div><dt>Payment</dt><dd>{payment}</dd></div>
-        <div><dt>Total</dt><dd>{formatCents(order.amount)}</dd></div>
-        <div><dt>Refunded</dt><dd>{formatCents(order.refunded)}</dd></div>
+        {facts.map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
       </dl>
 
       <h2 id="lines-heading">Lines</h2>
       <Form method="post" className="admin-refund">
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <div className="admin-table" role="region" aria-labelledby="lines-heading" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Product</th>
-                <th scope="col">Price</th>
-                <th scope="col">Bought</th>
-                <th scope="col">Refunded</th>
-                {left > 0 && <th scope="col">Units to refund</th>}
+        <AdminTable labelledBy="lines-heading" columns={left > 0 ? [...LINE_COLUMNS, "Units to refund"] : LINE_COLUMNS}>
+          {order.basket.map((line) => {
+            const refunded = order.linesRefunded[line.id] ?? 0;
+            return (
+              <tr key={line.id}>
+                <td>{line.title}</td>
+                <td>{formatCents(line.priceCents)}</td>
+                <td>{line.amount}</td>
+                <td>{refunded}</td>
+                {left > 0 && (
+                  <td>
+                    <input
+                      type="number"
+                      name={`units-${line.id}`}
+                      min={0}
+                      max={line.amount - refunded}
+                      defaultValue={0}
+                      disabled={refunded >= line.amount}
+                      aria-label={`Units to refund of ${line.title}`}
+                      className="admin-refund__units"
+                    />
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {order.basket.map((line) => {
-                const refunded = order.linesRefunded[line.id] ?? 0;
-                return (
-                  <tr key={line.id}>
-                    <td>{line.title}</td>
-                    <td>{formatCents(line.priceCents)}</td>
-                    <td>{line.amount}</td>
-                    <td>{refunded}</td>
-                    {left > 0 && (
-                      <td>
-                        <input
-                          type="number"
-                          name={`units-${line.id}`}
-                          min={0}
-                          max={line.amount - refunded}
-                          defaultValue={0}
-                          disabled={refunded >= line.amount}
-                          aria-label={`Units to refund of ${line.title}`}
-                          className="admin-refund__units"
-                        />
-                      </td>
-                    )}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </AdminTable>
         {left > 0 ? (
           <fieldset className="admin-refund__fields">
             <legend>Refund ({formatCents(left)} left)</legend>
@@ -126,42 +127,30 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
       {refunds.length === 0 ? (
         <p className="admin__empty">None.</p>
       ) : (
-        <div className="admin-table" role="region" aria-labelledby="refunds-heading" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Units</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Status</th>
-                <th scope="col">By</th>
-              </tr>
-            </thead>
-            <tbody>
-              {refunds.map((refund) => (
-                <tr key={refund.id}>
-                  <td>{time(refund.created)}</td>
-                  <td>{formatCents(refund.amount)}</td>
-                  <td>{refund.lines.map((line) => `${line.amount} × ${order.basket.find((b) => b.id === line.id)?.title ?? line.id}`).join("; ")}</td>
-                  <td>
-                    {refund.reason}
-                    {refund.restock ? " (restocked)" : ""}
-                  </td>
-                  <td>{refund.status}</td>
-                  <td className="admin-email">{refund.actor}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable labelledBy="refunds-heading" columns={["When", "Amount", "Units", "Reason", "Status", "By"]}>
+          {refunds.map((refund) => (
+            <tr key={refund.id}>
+              <td>
+                <When at={refund.created} />
+              </td>
+              <td>{formatCents(refund.amount)}</td>
+              <td>{refund.lines.map((line) => `${line.amount} × ${order.basket.find((b) => b.id === line.id)?.title ?? line.id}`).join("; ")}</td>
+              <td>
+                {refund.reason}
+                {refund.restock ? " (restocked)" : ""}
+              </td>
+              <td>{refund.status}</td>
+              <td className="admin-email">{refund.actor}</td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
 
       <h2>Timeline</h2>
       <ol className="admin-timeline">
         {timeline.map((entry, i) => (
           <li key={i}>
-            {time(entry.at)}: {entry.text}
+            <When at={entry.at} />: {entry.text}
           </li>
         ))}
       </ol>
