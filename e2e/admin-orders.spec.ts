@@ -69,6 +69,7 @@ test("an admin refunds one line and the shopper's open orders page shows it with
   // The shopper's page, live.
   await expect(order.getByText(`Refunded ${refunded}`, { exact: true })).toBeVisible();
   expect(loads).toEqual([]);
+  await expectNoSeriousViolations(page);
   // And the refund mail, in the issue's words.
   const subject = `Your refund of ${refunded} for order ${orderId}`;
   await expect.poll(async () => (await mailTo(shopper)).map((mail) => mail.subject)).toContain(subject);

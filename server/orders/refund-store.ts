@@ -23,12 +23,18 @@ export async function refundedUnits(db: Db, orderId: string): Promise<Map<number
 }
 
 /**
- * Takes `cents` and `lines` off what is left to refund of the order, or throws RefundRefused.
+ * Takes `cents` and `lines` off what is left to refund of the order (and answers the order's
+ * refunded total and status after it), or throws RefundRefused.
  * Each guard is one conditional statement (`refunded + n <= paid`), so concurrent refunds on any
  * number of instances can never together pass what was paid, in total or per line. Lines are
  * updated in id order, then the order: two refunds never wait on each other in a cycle.
  */
-export async function takeRefund(trx: Transaction<Schema>, order: { id: string; basket: BasketLine[] }, cents: number, lines: LineUnits[]): Promise<void> {
+export async function takeRefund(
+  trx: Transaction<Schema>,
+  order: { id: string; basket: BasketLine[] },
+  cents: number,
+  lines: LineUnits[],
+): Promise<{ refunded: number; status: string }> {
   await trx
     .insertInto("order_line_refunds")
     .values(order.basket.map((line) => ({ order_id: order.id, line_id: line.id, quantity: line.amount, refunded: 0 })))
@@ -57,12 +63,14 @@ export async function takeRefund(trx: Transaction<Schema>, order: { id: string; 
     })
     .where("id", "=", order.id)
     .where(sql<boolean>`refunded + ${cents} <= amount`)
+    .returning(["refunded", "status"])
     .executeTakeFirst();
-  if (Number(taken.numUpdatedRows) === 0) {
+  if (!taken) {
     const row = await trx.selectFrom("orders").select(["amount", "refunded"]).where("id", "=", order.id).executeTakeFirst();
     const left = row ? row.amount - row.refunded : 0;
     throw new RefundRefused(`A refund of ${formatCents(cents)} is more than is left to refund of this order (${formatCents(left)}).`);
   }
+  return { refunded: Number(taken.refunded), status: taken.status };
 }
 
 /**

@@ -68,8 +68,10 @@ export class StripeGateway implements PaymentGateway {
       const refund = await this.stripe.refunds.create({ payment_intent: paymentId, amount: amountCents, metadata: { refund_id: reference } }, { idempotencyKey });
       return { ok: true, id: refund.id, status: refundStatus(refund.status) };
     } catch (error) {
-      // Stripe said no (already refunded, amount too large…): a value. Anything else: thrown, retried later.
-      if (error instanceof this.sdk.errors.StripeInvalidRequestError) return { ok: false, message: error.message };
+      // Stripe said no (already refunded, amount too large…): a value. Anything else, including a
+      // 409 for the same key still in flight elsewhere, is thrown: the refund stays pending.
+      const refused = error instanceof this.sdk.errors.StripeInvalidRequestError && error.statusCode === 400 && error.code !== "idempotency_key_in_use";
+      if (refused) return { ok: false, message: error.message };
       throw error;
     }
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formatCents } from "../../lib/basket.ts";
 import { jsonPost, signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
 import { signUpAdmin } from "../../test/support/admin.ts";
 import { checkout, priceCents } from "../../test/support/checkout.ts";
@@ -60,6 +61,14 @@ describe.each(testEngines())("refunds on %s", (engine) => {
 
     expect(await count(database, "refunds")).toBe(1);
     expect(await count(database, "audit_log", ["action", "order.refund"])).toBe(1);
+    const { entries } = (await (await app.request("/api/admin/audit", { headers: { cookie: admin } })).json()) as { entries: unknown[] };
+    expect(entries[0]).toMatchObject({
+      actor: "boss@example.com",
+      action: "order.refund",
+      target: `order:${orderId}`,
+      before: { status: "paid", refunded: "$0.00" },
+      after: { status: "partially_refunded", refunded: formatCents(priceCents(2)), refund: formatCents(priceCents(2)), reason: "Arrived broken", restock: false },
+    });
     expect(await count(database, "mail_outbox", ["kind", "refund"])).toBe(1);
     const { orders } = (await (await app.request("/api/orders", { headers: { cookie: ada } })).json()) as { orders: Order[] };
     expect(orders).toEqual([expect.objectContaining({ id: orderId, status: "partially_refunded", refunded: priceCents(2) })]);

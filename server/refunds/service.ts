@@ -112,19 +112,20 @@ export class RefundsService {
         });
         // The key was taken by a request that committed meanwhile: its refund is the answer.
         if (!refund) return { ok: true as const, refund: (await refundByKey(trx, asked.key))! };
-        await this.deps.orders.takeRefund(trx, order, planned.cents, planned.lines);
+        // The order as the guarded update left it (a concurrent refund may have come between our read and it).
+        const after = await this.deps.orders.takeRefund(trx, order, planned.cents, planned.lines);
         if (asked.request.restock) await this.deps.stock?.restock(trx, planned.lines);
-        const refunded = order.refunded + planned.cents;
+        const refundedBefore = after.refunded - planned.cents;
         await appendAudit(
           trx,
           {
             actor,
             action: "order.refund",
             target: `order:${orderId}`,
-            before: { status: order.status, refunded: formatCents(order.refunded) },
+            before: { status: refundedBefore > 0 ? "partially_refunded" : order.status, refunded: formatCents(refundedBefore) },
             after: {
-              status: refunded >= order.amount ? "refunded" : "partially_refunded",
-              refunded: formatCents(refunded),
+              status: after.status,
+              refunded: formatCents(after.refunded),
               refund: formatCents(planned.cents),
               lines: planned.lines.map((line) => `${line.amount} × ${line.id}`).join(", "),
               reason: asked.request.reason,

@@ -69,7 +69,7 @@ describe.each(testEngines())("refunds through Stripe on %s (against a local Stri
     return { app, admin, orderId: intent.id, webhook, state };
   }
 
-  it("asks Stripe once with an idempotency key, stays pending, and records replayed charge.refunded webhooks once", async () => {
+  it("asks Stripe with one idempotency key, stays pending, and records replayed charge.refunded webhooks once", async () => {
     const { app, admin, orderId, webhook, state } = await setup();
     const body = { lines: [{ id: 3, amount: 1 }], reason: "Arrived broken", restock: false };
     const answers = await Promise.all(Array.from({ length: 10 }, () => postRefund(app, admin, orderId, body, "stripe-key")));
@@ -104,6 +104,16 @@ describe.each(testEngines())("refunds through Stripe on %s (against a local Stri
     expect(await state()).toEqual({ refunds: [{ status: "failed", gateway_id: refund.id, amount: PRICE * 2 }], order: { refunded: 0, status: "paid" }, mails: 0 });
     // What failed may be refunded again.
     expect((await postRefund(app, admin, orderId, { reason: "Cancelled, again", restock: false })).status).toBe(200);
+  });
+
+  it("records Stripe's refusal as a failed refund and gives its amount back", async () => {
+    const { app, admin, orderId, state } = await setup();
+    // Stripe no longer sees a successful charge on the intent (the stub refuses as Stripe does).
+    stub.intents.get(orderId)!.status = "requires_payment_method";
+    const answer = await postRefund(app, admin, orderId, { reason: "Cancelled", restock: false });
+    expect(await answer.json()).toEqual({ refund: expect.objectContaining({ amount: PRICE * 2, status: "failed" }) });
+    expect(await state()).toEqual({ refunds: [{ status: "failed", gateway_id: null, amount: PRICE * 2 }], order: { refunded: 0, status: "paid" }, mails: 0 });
+    stub.intents.get(orderId)!.status = "succeeded";
   });
 
   it("ignores a webhook for a refund the shop did not make", async () => {
