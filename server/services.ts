@@ -141,7 +141,7 @@ export async function createServices(
     telemetry: metrics,
     createLimitPerMinute: config.PAYMENT_CREATE_RATE_LIMIT,
   });
-  const reconciler = new PaymentReconciler({ database, gateway: paymentGateway, payments, ttlMs: config.PAYMENT_INTENT_TTL_HOURS * 3_600_000, log });
+  const reconciler = new PaymentReconciler({ database, gateway: paymentGateway, payments, refunds, ttlMs: config.PAYMENT_INTENT_TTL_HOURS * 3_600_000, log });
   watchServices(metrics, { database, catalogue, orderFeed });
   const readiness = new Readiness();
   const search = new CatalogueSearch(catalogue, log);

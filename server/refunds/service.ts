@@ -11,7 +11,7 @@ import type { OrdersService } from "../orders/service.ts";
 import type { GatewayRefund, PaymentGateway, RefundStatus } from "../payments/gateway.ts";
 import type { StockService } from "../stock/stock.ts";
 import { inTransaction } from "../stock/transaction.ts";
-import { insertRefund, recordGatewayId, type Refund, refundByGatewayId, refundById, refundByKey, settleRefund } from "./store.ts";
+import { insertRefund, recordGatewayId, type Refund, refundByGatewayId, refundById, refundByKey, settleRefund, unansweredRefunds } from "./store.ts";
 
 /** What the back office asks: these lines' units (none: all that is left), why, and whether the units go back to stock. */
 export interface RefundRequest {
@@ -89,6 +89,16 @@ export class RefundsService {
       if (update.status === "pending") await recordGatewayId(this.deps.db, refund.id, update.id);
       else await this.settle(refund, update.status, update.id);
     }
+  }
+
+  /**
+   * Asks the gateway again about refunds it never answered (it could not be reached), written
+   * before `createdBefore`; the payment reconciler calls it. How many it asked about.
+   */
+  async resubmit(createdBefore: number, limit = 50): Promise<number> {
+    const stale = await unansweredRefunds(this.deps.db, createdBefore, limit);
+    for (const refund of stale) await this.submit(refund);
+    return stale.length;
   }
 
   private async create(actor: Actor, orderId: string, asked: { key: string; fingerprint: string; request: RefundRequest }): Promise<{ ok: true; refund: Refund } | RefundRefusal> {

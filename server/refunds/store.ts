@@ -74,6 +74,20 @@ export async function refundsOf(db: Db, orderId: string): Promise<Refund[]> {
   return rows.map(toRefund);
 }
 
+/** Refunds the gateway has not answered yet, written before `createdBefore`, oldest first. */
+export async function unansweredRefunds(db: Db, createdBefore: number, limit: number): Promise<Refund[]> {
+  const rows = await db
+    .selectFrom("refunds")
+    .selectAll()
+    .where("status", "=", "pending")
+    .where("gateway_id", "is", null)
+    .where("created", "<=", createdBefore)
+    .orderBy("created")
+    .limit(limit)
+    .execute();
+  return rows.map(toRefund);
+}
+
 /** Records the gateway's id for a refund that has none yet (the first answer wins; the rest are the same refund). */
 export async function recordGatewayId(db: Db, id: string, gatewayId: string): Promise<void> {
   await db.updateTable("refunds").set({ gateway_id: gatewayId }).where("id", "=", id).where("gateway_id", "is", null).execute();

@@ -5,6 +5,7 @@ import { signUpAdmin } from "../../test/support/admin.ts";
 import { priceCents } from "../../test/support/checkout.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 import { postRefund } from "../../test/support/refunds.ts";
+import { REFUND_GRACE_MS } from "../payments/reconciler.ts";
 import { type StubRefund, startStripeStub } from "../../test/support/stripe-stub.ts";
 
 const WEBHOOK_SECRET = "whsec_test_storefront";
@@ -66,7 +67,7 @@ describe.each(testEngines())("refunds through Stripe on %s (against a local Stri
       const mails = await database.db.selectFrom("mail_outbox").select("id").where("kind", "=", "refund").execute();
       return { refunds, order, mails: mails.length };
     };
-    return { app, admin, orderId: intent.id, webhook, state };
+    return { app, admin, orderId: intent.id, webhook, state, reconciler: services.reconciler };
   }
 
   it("asks Stripe with one idempotency key, stays pending, and records replayed charge.refunded webhooks once", async () => {
@@ -114,6 +115,24 @@ describe.each(testEngines())("refunds through Stripe on %s (against a local Stri
     expect(await answer.json()).toEqual({ refund: expect.objectContaining({ amount: PRICE * 2, status: "failed" }) });
     expect(await state()).toEqual({ refunds: [{ status: "failed", gateway_id: null, amount: PRICE * 2 }], order: { refunded: 0, status: "paid" }, mails: 0 });
     stub.intents.get(orderId)!.status = "succeeded";
+  });
+
+  it("leaves a refund pending while Stripe cannot be reached, and the reconciler asks again", async () => {
+    const { app, admin, orderId, state, reconciler } = await setup();
+    stub.outage.refunds = true;
+    try {
+      const answer = await postRefund(app, admin, orderId, { lines: [{ id: 3, amount: 1 }], reason: "Broken", restock: false });
+      expect(await answer.json()).toEqual({ refund: expect.objectContaining({ amount: PRICE, status: "pending" }) });
+      expect((await state()).refunds).toEqual([{ status: "pending", gateway_id: null, amount: PRICE }]);
+    } finally {
+      stub.outage.refunds = false;
+    }
+    // Too soon: the request itself may still be on its way.
+    expect((await reconciler.run())?.refundsAsked).toBe(0);
+    expect((await reconciler.run(Date.now() + REFUND_GRACE_MS))?.refundsAsked).toBe(1);
+    const [refund] = (await state()).refunds;
+    expect(refund).toEqual({ status: "pending", gateway_id: expect.stringMatching(/^re_stub/), amount: PRICE });
+    expect((await reconciler.run(Date.now() + REFUND_GRACE_MS))?.refundsAsked).toBe(0);
   });
 
   it("ignores a webhook for a refund the shop did not make", async () => {

@@ -38,6 +38,8 @@ export async function startStripeStub() {
   const intents = new Map<string, StubIntent>();
   /** Refunds by their Idempotency-Key, as Stripe keeps them: a retried create gets the same one. */
   const refunds = new Map<string, StubRefund>();
+  /** While true, the Refunds API answers 500 (Stripe having a bad minute). */
+  const outage = { refunds: false };
   const requests: StubRequest[] = [];
   const server = http.createServer((req, res) => {
     let body = "";
@@ -69,6 +71,9 @@ export async function startStripeStub() {
         };
         intents.set(id, intent);
         return send(200, intent);
+      }
+      if (req.method === "POST" && path === "/v1/refunds" && outage.refunds) {
+        return send(500, { error: { type: "api_error", message: "An unknown error occurred." } });
       }
       if (req.method === "POST" && path === "/v1/refunds") {
         const key = String(req.headers["idempotency-key"] ?? `none-${requests.length}`);
@@ -121,6 +126,7 @@ export async function startStripeStub() {
     api: { host: "127.0.0.1", port, protocol: "http" as const },
     intents,
     refunds,
+    outage,
     requests,
     async close() {
       server.closeAllConnections();
