@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Selectable, Transaction } from "kysely";
-import { decodeCursor, pageOf } from "../db/cursor.ts";
+import { decodeCursor, olderThan, pageOf } from "../db/cursor.ts";
 import type { Engine } from "../db/database.ts";
 import type { MailOutboxTable, Schema } from "../db/schema.ts";
 import { forgetAfterSending, type MailKind, type PayloadOf } from "./templates/index.ts";
@@ -122,7 +122,7 @@ export async function outboxPage(db: Db, query: { status?: OutboxRow["status"]; 
   if (query.before !== undefined && !cursor) return { ok: false, message: "before must be a cursor from a previous page." };
   let select = db.selectFrom("mail_outbox").select(ENTRY_COLUMNS);
   if (query.status) select = select.where("status", "=", query.status);
-  if (cursor) select = select.where((eb) => eb.or([eb("created", "<", cursor.at), eb.and([eb("created", "=", cursor.at), eb("id", "<", cursor.id)])]));
+  if (cursor) select = select.where(olderThan(cursor, "created", "id"));
   const rows = await select.orderBy("created", "desc").orderBy("id", "desc").limit(query.limit + 1).execute();
   const page = pageOf(rows, query.limit, (row) => ({ at: Number(row.created), id: row.id }));
   return {

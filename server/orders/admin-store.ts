@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { decodeCursor, pageOf } from "../db/cursor.ts";
+import { decodeCursor, olderThan, pageOf } from "../db/cursor.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Order, OrderStatus } from "./order.ts";
 import { refundedUnits } from "./refund-store.ts";
@@ -43,7 +43,7 @@ export async function listAllOrders(db: Kysely<Schema>, filter: AdminOrderFilter
   let query = db.selectFrom("orders as o").innerJoin("user as u", "u.id", "o.user_id").select([...ORDER_COLUMNS, "u.email"]);
   if (filter.status) query = query.where("o.status", "=", filter.status);
   if (filter.email) query = query.where("u.email", "=", filter.email.trim().toLowerCase());
-  if (cursor) query = query.where((eb) => eb.or([eb("o.created", "<", cursor.at), eb.and([eb("o.created", "=", cursor.at), eb("o.id", "<", cursor.id)])]));
+  if (cursor) query = query.where(olderThan(cursor, "o.created", "o.id"));
   const rows = await query.orderBy("o.created", "desc").orderBy("o.id", "desc").limit(filter.limit + 1).execute();
   const page = pageOf(rows, filter.limit, (row) => ({ at: Number(row.created), id: row.id }));
   return {

@@ -204,6 +204,15 @@ describe.each(testEngines())("refunds on %s", (engine) => {
     await services.mail.worker.drain();
     expect((await page("?status=sent")).messages).toHaveLength(1);
     expect((await page("?status=pending")).messages).toHaveLength(0);
+    // A page at a time, newest first, each message once.
+    await postRefund(app, admin, await placeOrder(app, ada), { reason: "Late", restock: false });
+    const first = (await page("?limit=2")) as { messages: Array<{ id: string; kind: string }>; next: string };
+    const second = (await page(`?limit=2&before=${encodeURIComponent(first.next)}`)) as { messages: Array<{ id: string; kind: string }>; next: string | null };
+    expect([...first.messages, ...second.messages].map((m) => m.kind).sort()).toEqual(["order_confirmation", "order_confirmation", "refund"]);
+    expect(second.messages).toHaveLength(1);
+    expect(second.next).toBeNull();
+    expect(new Set([...first.messages, ...second.messages].map((m) => m.id)).size).toBe(3);
+    expect((await app.request("/api/admin/mail?before=nonsense", { headers: { cookie: admin } })).status).toBe(400);
   });
 });
 
