@@ -15,6 +15,12 @@ export default [
   route("language", "routes/language.tsx"),
   route("search", "routes/search.tsx"),
   // Issue 23: the back office, for admins only (anyone else gets this app's 404).
-  route("admin", "routes/admin/layout.tsx", [index("routes/admin/index.tsx"), route("audit", "routes/admin/audit.tsx")]),
+  route("admin", "routes/admin/layout.tsx", [
+    index("routes/admin/index.tsx"),
+    route("audit", "routes/admin/audit.tsx"),
+    route("orders", "routes/admin/orders.tsx"),
+    route("orders/:orderId", "routes/admin/order.tsx"),
+    route("mail", "routes/admin/mail.tsx"),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

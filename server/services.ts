@@ -20,6 +20,7 @@ import type { CheckoutMode } from "./payments/gateway.ts";
 import { instrumentedGateway } from "./payments/instrumented-gateway.ts";
 import { PaymentReconciler } from "./payments/reconciler.ts";
 import { PaymentsService } from "./payments/service.ts";
+import { RefundsService } from "./refunds/service.ts";
 import { StripeGateway } from "./payments/stripe-gateway.ts";
 import { TestGateway } from "./payments/test-gateway.ts";
 import { CatalogueSearch, type SearchService } from "./search/service.ts";
@@ -71,6 +72,8 @@ export interface Services {
   readonly stock: StockService | null;
   /** The back office's audit log (issue 23), read-only; writes append to it in their own transactions. */
   readonly audit: AuditLog;
+  /** Refunds (issue 23): exactly once per Idempotency-Key, never past what was paid. */
+  readonly refunds: RefundsService;
   /**
    * Stops everything in order: open event streams, the LISTEN connections, the mail worker (after
    * the message in flight), then the database, since the others may still be using it. (`main.ts`
@@ -126,7 +129,9 @@ export async function createServices(
         cancelIntent: (id) => paymentGateway.cancelIntent(id),
       })
     : null;
+  const refunds = new RefundsService({ db: database.db, orders, gateway: paymentGateway, stock, log, mailWritten: () => mail.worker.kick() });
   const payments = new PaymentsService({
+    refunds,
     db: database.db,
     catalogue,
     gateway: paymentGateway,
@@ -136,7 +141,7 @@ export async function createServices(
     telemetry: metrics,
     createLimitPerMinute: config.PAYMENT_CREATE_RATE_LIMIT,
   });
-  const reconciler = new PaymentReconciler({ database, gateway: paymentGateway, payments, ttlMs: config.PAYMENT_INTENT_TTL_HOURS * 3_600_000, log });
+  const reconciler = new PaymentReconciler({ database, gateway: paymentGateway, payments, refunds, ttlMs: config.PAYMENT_INTENT_TTL_HOURS * 3_600_000, log });
   watchServices(metrics, { database, catalogue, orderFeed });
   const readiness = new Readiness();
   const search = new CatalogueSearch(catalogue, log);
@@ -161,6 +166,7 @@ export async function createServices(
     catalogueEvents,
     stock,
     audit: new AuditLog(database.db),
+    refunds,
     async close() {
       readiness.drain();
       orderFeed.closeAll();

@@ -49,6 +49,11 @@ function OrderList({ orders: first, next: firstNext, since }: { orders: Order[];
       const order = JSON.parse((event as MessageEvent<string>).data) as Order;
       setOrders((current) => (current.some((o) => o.id === order.id) ? current : [order, ...current].sort(newestFirst)));
     });
+    // A refund: the order is replaced where it stands (one this page has not shown is left for its page).
+    source.addEventListener("order-updated", (event) => {
+      const order = JSON.parse((event as MessageEvent<string>).data) as Order;
+      setOrders((current) => current.map((o) => (o.id === order.id ? order : o)));
+    });
     return () => source.close();
   }, [since]);
 
@@ -120,6 +125,12 @@ function OrderCard({ order }: { order: Order }) {
           Order ID <span>{order.id}</span>
         </p>
       </header>
+      {order.refunded > 0 && (
+        <p className="order__refunded">
+          Refunded <Price cents={order.refunded} />
+          {order.status === "refunded" ? " (in full)" : ""}
+        </p>
+      )}
       <BasketLines lines={order.basket} className="order__items" />
     </article>
   );

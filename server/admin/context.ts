@@ -1,6 +1,8 @@
 import type { SessionUser } from "../auth/auth.ts";
 import type { Services } from "../services.ts";
+import { type OutboxPage, outboxPage } from "../mail/outbox.ts";
 import type { Actor, AuditPage } from "./audit.ts";
+import { AdminOrders } from "./orders.ts";
 
 /**
  * What the back office's pages may do, handed to their loaders and actions only when the admin gate
@@ -10,11 +12,17 @@ import type { Actor, AuditPage } from "./audit.ts";
 export interface AdminContext {
   actor: Actor;
   audit: { page(query: { limit: number; before?: string }): Promise<AuditPage> };
+  /** Every customer's orders, one in detail, and refunds (recorded with `actor`). */
+  orders: Pick<AdminOrders, "page" | "detail" | "refund">;
+  /** The mail outbox: what was sent, what waits, what failed. */
+  mail: { page(query: { status?: "pending" | "sent" | "failed"; limit: number; before?: string }): Promise<OutboxPage> };
 }
 
-export function adminContext(services: Pick<Services, "audit">, staff: SessionUser): AdminContext {
+export function adminContext(services: Pick<Services, "audit" | "database" | "orders" | "refunds">, staff: SessionUser): AdminContext {
   return {
     actor: { id: staff.uid, name: staff.email },
     audit: services.audit,
+    orders: new AdminOrders(services.database.db, services.orders, services.refunds),
+    mail: { page: (query) => outboxPage(services.database.db, query) },
   };
 }

@@ -5,6 +5,9 @@ import { jsonResponse } from "../http/json-response.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { Services } from "../services.ts";
+import { adminMailRoutes } from "./mail-routes.ts";
+import { adminOrderRoutes } from "./orders-routes.ts";
+import { AdminOrders } from "./orders.ts";
 
 const pageQuery = z.object({
   limit: limitParam(100).default(50),
@@ -15,7 +18,7 @@ const pageQuery = z.object({
  * /api/admin: the back office's API. Mounted behind the admin gate (server/admin/gate.ts): every
  * handler here runs for a verified admin only, who is `c.get("staff")`.
  */
-export function adminRoutes(services: Pick<Services, "audit">): Hono<AppEnv> {
+export function adminRoutes(services: Pick<Services, "audit" | "database" | "orders" | "refunds">): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
 
   /** The audit log, newest first: { entries, next } (next: the cursor for ?before=, or null). */
@@ -24,6 +27,9 @@ export function adminRoutes(services: Pick<Services, "audit">): Hono<AppEnv> {
     if (!page.ok) throw new HttpError(400, page.message);
     return jsonResponse(c, { entries: page.entries, next: page.next });
   });
+
+  api.route("/orders", adminOrderRoutes(new AdminOrders(services.database.db, services.orders, services.refunds)));
+  api.route("/mail", adminMailRoutes(services.database.db));
 
   return api;
 }

@@ -1,3 +1,5 @@
+import { type RawBuilder, sql } from "kysely";
+
 /**
  * Where a newest-first page ends: the last row's time and id (ties broken by id). On the wire it
  * is "<time>.<id>", opaque to clients.
@@ -20,3 +22,10 @@ export function pageOf<Row>(rows: Row[], limit: number, cursorOf: (row: Row) => 
   const last = page.at(-1);
   return { rows: page, next: rows.length > limit && last ? encodeCursor(cursorOf(last)) : null };
 }
+
+/**
+ * The rows strictly after `cursor` in a newest-first listing by (`time`, `id`): older, or as old
+ * with a smaller id. Column names are references (e.g. "o.created"), never user input.
+ */
+export const olderThan = (cursor: TimeCursor, time: string, id: string): RawBuilder<boolean> =>
+  sql<boolean>`(${sql.ref(time)} < ${cursor.at} or (${sql.ref(time)} = ${cursor.at} and ${sql.ref(id)} < ${cursor.id}))`;

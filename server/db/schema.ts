@@ -11,6 +11,8 @@ export interface Schema {
   products: ProductsTable;
   reservations: ReservationsTable;
   audit_log: AuditLogTable;
+  refunds: RefundsTable;
+  order_line_refunds: OrderLineRefundsTable;
   /** better-auth's accounts table (it creates and migrates it): only the columns the shop reads. */
   user: UserTable;
 }
@@ -52,8 +54,37 @@ export interface OrdersTable {
   basket: string;
   created: Bigint;
   placed: Bigint;
-  /** paid, or oversold (paid after its reservation expired, with too few units left). */
+  /** paid, or oversold (paid after its reservation expired, with too few units left); partially_refunded, refunded (issue 23). */
   status: ColumnType<string, string | undefined, string>;
+  /** Cents refunded so far (issue 23); never more than `amount`. */
+  refunded: ColumnType<number, number | undefined, number>;
+}
+
+/** Issue 23: one refund, unique by its Idempotency-Key (server/refunds). */
+export interface RefundsTable {
+  id: string;
+  idempotency_key: string;
+  fingerprint: string;
+  order_id: string;
+  amount: number;
+  /** JSON: [{ id, amount }], units per line. */
+  lines: string;
+  reason: string;
+  /** 1 when the units went back to stock. */
+  restock: number;
+  status: "pending" | "succeeded" | "failed";
+  gateway_id: string | null;
+  actor: string;
+  created: Bigint;
+  settled: Bigint | null;
+}
+
+/** Issue 23: units bought and refunded per order line, for the per-line refund guard. */
+export interface OrderLineRefundsTable {
+  order_id: string;
+  line_id: number;
+  quantity: number;
+  refunded: ColumnType<number, number | undefined, number>;
 }
 
 export interface CategoriesTable {

@@ -65,8 +65,15 @@ describe("mail templates", () => {
     expect(mail.html).toContain('href="https://shop.example/auth/reset?token=abc%2F%2B%3D"');
   });
 
+  it("tells the shopper of a refund in the issue's words", () => {
+    const mail = renderMail("refund", JSON.stringify({ orderId: "pi_1", amount: 1999, refundedTotal: 1999, orderAmount: 5000 }), context);
+    expect(mail.subject).toBe("Your refund of $19.99 for order pi_1");
+    expect(mail.text).toContain("$19.99 of its $50.00 has been refunded so far.");
+    expect(mail.html).toContain('href="https://shop.example/orders"');
+  });
+
   it("refuses a kind it has no template for", () => {
-    expect(() => renderMail("refund", "{}", context)).toThrow(/no template for mail of kind "refund"/);
+    expect(() => renderMail("gift_card", "{}", context)).toThrow(/no template for mail of kind "gift_card"/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { Schema } from "../db/schema.ts";
-import type { Order } from "../orders/order.ts";
+import type { NewOrder } from "../orders/order.ts";
 import { enqueueMail } from "./outbox.ts";
 
 /**
@@ -8,7 +8,7 @@ import { enqueueMail } from "./outbox.ts";
  * the order: both commit or neither. Keyed by the order id, so whatever the retries, webhook
  * replays or instances there is one. The address is the shopper's account email as it is now.
  */
-export async function enqueueOrderConfirmation(trx: Transaction<Schema>, userId: string, order: Order, now: number): Promise<void> {
+export async function enqueueOrderConfirmation(trx: Transaction<Schema>, userId: string, order: NewOrder, now: number): Promise<void> {
   // better-auth's table, not ours: read it with plain SQL ("user" is quoted, a keyword on PostgreSQL).
   const { rows } = await sql<{ email: string }>`select email from "user" where id = ${userId}`.execute(trx);
   const recipient = rows[0]?.email;

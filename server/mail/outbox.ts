@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Selectable, Transaction } from "kysely";
+import { decodeCursor, olderThan, pageOf } from "../db/cursor.ts";
 import type { Engine } from "../db/database.ts";
 import type { MailOutboxTable, Schema } from "../db/schema.ts";
 import { forgetAfterSending, type MailKind, type PayloadOf } from "./templates/index.ts";
@@ -100,13 +101,54 @@ export async function markAttemptFailed(db: Db, id: string, attempts: number, er
     .execute();
 }
 
-/** The outbox, newest first: what the back office's /admin/mail will list. */
+/** The outbox, newest first. */
 export async function listOutbox(db: Db, limit: number): Promise<OutboxRow[]> {
   const rows = await db.selectFrom("mail_outbox").selectAll().orderBy("created", "desc").orderBy("id").limit(limit).execute();
   return rows.map(toRow);
 }
 
-function toRow(row: Selectable<MailOutboxTable>): OutboxRow {
+export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
+
+/** A message as the back office's /admin/mail lists it: never its payload (a reset token is a secret). */
+export type OutboxEntry = Pick<OutboxRow, "id" | "kind" | "recipient" | "status" | "attempts" | "next_attempt_at" | "last_error" | "created" | "sent_at">;
+
+const ENTRY_COLUMNS = ["id", "kind", "recipient", "status", "attempts", "next_attempt_at", "last_error", "created", "sent_at"] as const;
+
+export type OutboxPage = { ok: true; messages: OutboxEntry[]; next: string | null } | { ok: false; message: string };
+
+/** The back office's view of the outbox: newest first, a page at a time, by status. */
+export async function outboxPage(db: Db, query: { status?: OutboxRow["status"]; limit: number; before?: string }): Promise<OutboxPage> {
+  const cursor = query.before === undefined ? null : decodeCursor(query.before);
+  if (query.before !== undefined && !cursor) return { ok: false, message: "before must be a cursor from a previous page." };
+  let select = db.selectFrom("mail_outbox").select(ENTRY_COLUMNS);
+  if (query.status) select = select.where("status", "=", query.status);
+  if (cursor) select = select.where(olderThan(cursor, "created", "id"));
+  const rows = await select.orderBy("created", "desc").orderBy("id", "desc").limit(query.limit + 1).execute();
+  const page = pageOf(rows, query.limit, (row) => ({ at: Number(row.created), id: row.id }));
+  return {
+    ok: true,
+    next: page.next,
+    messages: page.rows.map(toRow),
+  };
+}
+
+/** Messages keyed by any of `keys` (an order's confirmation, its refunds' mails), oldest first: an order's timeline. */
+export async function mailFor(db: Db, keys: string[]): Promise<OutboxEntry[]> {
+  if (keys.length === 0) return [];
+  const rows = await db
+    .selectFrom("mail_outbox")
+    .select(ENTRY_COLUMNS)
+    .where("dedupe_key", "in", keys)
+    .where("kind", "in", ["order_confirmation", "refund"])
+    .orderBy("created")
+    .execute();
+  return rows.map(toRow);
+}
+
+/** Times as numbers (PostgreSQL's driver reads bigints as strings). */
+function toRow<Row extends Pick<Selectable<MailOutboxTable>, "next_attempt_at" | "created" | "sent_at">>(
+  row: Row,
+): Omit<Row, "next_attempt_at" | "created" | "sent_at"> & { next_attempt_at: number; created: number; sent_at: number | null } {
   return {
     ...row,
     next_attempt_at: Number(row.next_attempt_at),

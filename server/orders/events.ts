@@ -5,11 +5,14 @@ import { PostgresListener } from "../db/listener.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 
-/** An order was written (`placed`), or the feed may have missed some and should catch up (`resync`). */
-export type OrderEvent = { type: "placed"; userId: string; orderId: string } | { type: "resync" };
+/**
+ * An order was written (`placed`) or changed (`updated`: a refund), or the feed may have missed
+ * some and should catch up (`resync`).
+ */
+export type OrderEvent = { type: "placed" | "updated"; userId: string; orderId: string } | { type: "resync" };
 
-/** What is published: an order was written in the transaction. */
-export type PlacedEvent = Extract<OrderEvent, { type: "placed" }>;
+/** What is published: an order was written, or changed, in the transaction. */
+export type PlacedEvent = Extract<OrderEvent, { type: "placed" | "updated" }>;
 
 /**
  * Announces new orders to every app instance. Two adapters: in-process (one instance, SQLite)
@@ -65,8 +68,8 @@ export class PostgresOrderEvents implements OrderEvents {
   constructor(connection: pg.ClientConfig, log: Logger) {
     const onMessage = (payload: string) => {
       try {
-        const { userId, orderId } = JSON.parse(payload) as { userId: string; orderId: string };
-        this.subscribers.emit({ type: "placed", userId, orderId } satisfies OrderEvent);
+        const { type, userId, orderId } = JSON.parse(payload) as { type?: string; userId: string; orderId: string };
+        this.subscribers.emit({ type: type === "updated" ? "updated" : "placed", userId, orderId } satisfies OrderEvent);
       } catch {
         log.warn({ channel: CHANNEL }, "unreadable order notification; ignored");
       }
@@ -82,8 +85,8 @@ export class PostgresOrderEvents implements OrderEvents {
   }
 
   /** `pg_notify` inside the transaction: PostgreSQL delivers it only on commit. */
-  async publish(trx: Transaction<Schema>, { userId, orderId }: PlacedEvent): Promise<void> {
-    await sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ userId, orderId })})`.execute(trx);
+  async publish(trx: Transaction<Schema>, { type, userId, orderId }: PlacedEvent): Promise<void> {
+    await sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ type, userId, orderId })})`.execute(trx);
   }
 
   listening(): Promise<void> {

@@ -7,9 +7,14 @@ import type { OrdersService } from "./service.ts";
 export interface FeedStream {
   userId: string;
   send(order: Order, placed: number): Promise<void>;
+  /** An order the stream may have been sent changed (a refund): sent again, to replace it in place. */
+  update(order: Order): Promise<void>;
   /** Ends the stream at once (shutdown). */
   end(): void;
 }
+
+/** The order in its wire shape (when it was written is the SSE id's business, not the order's). */
+const withoutPlaced = ({ placed: _placed, ...order }: Order & { placed: number }): Order => order;
 
 /** The most live streams one instance holds open for one shopper, and for one client address. */
 export const STREAM_LIMITS = { perUser: 10, perAddress: 100 };
@@ -104,6 +109,10 @@ export class OrderFeed {
       if (!set || set.size === 0) return;
       const order = await this.orders.find(event.userId, event.orderId);
       if (!order) return;
+      if (event.type === "updated") {
+        for (const stream of set) await stream.update(withoutPlaced(order));
+        return;
+      }
       for (const stream of set) await this.deliver(stream, order);
     } catch (error) {
       this.log.error({ err: error }, "order feed could not deliver an event");

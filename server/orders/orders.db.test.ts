@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
+import { signUpAdmin } from "../../test/support/admin.ts";
 import { checkout, priceCents } from "../../test/support/checkout.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 import { builtPages } from "../../test/support/pages.ts";
 import { signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
+import { postRefund } from "../../test/support/refunds.ts";
 import { parseSse, type SseEvent } from "../../test/support/sse.ts";
 import type { Order } from "./order.ts";
 
@@ -160,6 +162,27 @@ describe.each(testEngines())("orders on %s", (engine) => {
     expect(b.seen.some((e) => e.event === "order" && (JSON.parse(e.data) as Order).id === id)).toBe(false);
     expect(a.seen.filter((e) => e.event === "order")).toHaveLength(1);
     await Promise.all([a.cancel(), a2.cancel(), b.cancel()]);
+  });
+
+  it("sends a refunded order again as order-updated, to its shopper's streams only, with status and refunded", async () => {
+    const { app, services, alice, bob } = await setup();
+    const admin = await signUpAdmin(app, services);
+    const id = await placeOrder(app, alice);
+    const a = sseReader(await app.request("/api/orders/stream", { headers: { cookie: alice } }));
+    const b = sseReader(await app.request("/api/orders/stream", { headers: { cookie: bob } }));
+    await Promise.all([a.next((e) => e.event === "ready"), b.next((e) => e.event === "ready")]);
+    expect((await postRefund(app, admin, id, { reason: "Broken", restock: false })).status).toBe(200);
+    const updated = await a.next((e) => e.event === "order-updated");
+    expect(JSON.parse(updated.data)).toEqual(expect.objectContaining({ id, amount: PRICE, status: "refunded", refunded: PRICE }));
+    // No id: a reconnecting feed still resumes from the last order placed.
+    expect(updated.id).toBeUndefined();
+    expect(b.seen.some((e) => e.event === "order-updated")).toBe(false);
+    // The list and the one order say so too.
+    const { orders } = (await (await app.request("/api/orders", { headers: { cookie: alice } })).json()) as { orders: Order[] };
+    expect(orders.map(({ status, refunded }) => ({ status, refunded }))).toEqual([{ status: "refunded", refunded: PRICE }]);
+    const one = (await (await app.request(`/api/orders/${id}`, { headers: { cookie: alice } })).json()) as { order: Order };
+    expect(one.order).toMatchObject({ status: "refunded", refunded: PRICE });
+    await Promise.all([a.cancel(), b.cancel()]);
   });
 
   it("catches a reconnecting stream up from Last-Event-ID, without what it already had", async () => {

@@ -72,7 +72,7 @@ export function orderRoutes(orders: OrdersService, feed: OrderFeed, instance: st
     const order = await orders.find(c.get("user")!.uid, c.req.param("id"));
     // Someone else's order is as unknown as one that does not exist.
     if (!order) throw new HttpError(404, "No such order.");
-    return jsonResponse(c, { order: { id: order.id, amount: order.amount, created: order.created, basket: order.basket } });
+    return jsonResponse(c, { order: { id: order.id, amount: order.amount, created: order.created, basket: order.basket, status: order.status, refunded: order.refunded } });
   });
 
   return api;
@@ -87,6 +87,8 @@ async function feedStream(stream: SSEStreamingApi, feed: OrderFeed, userId: stri
     {
       userId,
       send: (order, placed) => stream.writeSSE({ event: "order", id: `${placed}.${order.id}`, data: JSON.stringify(order) }),
+      // No id: where a reconnecting feed resumes stays the last order placed.
+      update: (order) => stream.writeSSE({ event: "order-updated", data: JSON.stringify(order) }),
       end: () => {
         finish();
         void stream.close();

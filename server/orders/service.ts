@@ -1,8 +1,10 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Schema } from "../db/schema.ts";
 import { enqueueOrderConfirmation } from "../mail/order-confirmation.ts";
+import { type AdminOrder, type AdminOrderFilter, type AdminOrdersPage, findAnyOrder, listAllOrders } from "./admin-store.ts";
 import type { OrderEvents } from "./events.ts";
-import type { Order } from "./order.ts";
+import type { NewOrder, Order } from "./order.ts";
+import { giveBackRefund, type LineUnits, takeRefund } from "./refund-store.ts";
 import { decodeCursor, encodeCursor, findOrder, insertOrder, listOrders, ordersPlacedSince } from "./store.ts";
 
 /** A page of one shopper's orders, newest first; `next` is the cursor of the page after it. */
@@ -29,7 +31,7 @@ export class OrdersService {
    * announces it and queues its confirmation mail (the outbox row commits with the order, or
    * neither does). True when this call wrote it.
    */
-  async place(trx: Transaction<Schema>, userId: string, order: Order): Promise<boolean> {
+  async place(trx: Transaction<Schema>, userId: string, order: NewOrder): Promise<boolean> {
     const now = this.now();
     const placed = await insertOrder(trx, userId, order, now);
     if (!placed) return false;
@@ -61,5 +63,31 @@ export class OrdersService {
   /** The shopper's orders written at or after `placedSince`, in the order they were written. */
   placedSince(userId: string, placedSince: number): Promise<Array<Order & { placed: number }>> {
     return ordersPlacedSince(this.db, userId, placedSince);
+  }
+
+  /** The back office: every customer's orders, newest first, by status and by email. */
+  all(filter: AdminOrderFilter): Promise<AdminOrdersPage> {
+    return listAllOrders(this.db, filter);
+  }
+
+  /** The back office: any order, with its customer, payment and refunded units; null when none. */
+  findAny(id: string): Promise<AdminOrder | null> {
+    return findAnyOrder(this.db, id);
+  }
+
+  /**
+   * Inside a refund's transaction: takes `cents` and the lines' units off what is left to refund
+   * (throws RefundRefused past what was paid), and tells the shopper's open pages.
+   */
+  async takeRefund(trx: Transaction<Schema>, order: AdminOrder, cents: number, lines: LineUnits[]): Promise<{ refunded: number; status: string }> {
+    const after = await takeRefund(trx, order, cents, lines);
+    await this.events.publish(trx, { type: "updated", userId: order.customer.id, orderId: order.id });
+    return after;
+  }
+
+  /** Inside the transaction that records a refund's failure: what it had taken may be refunded again. */
+  async giveBackRefund(trx: Transaction<Schema>, orderId: string, cents: number, lines: LineUnits[]): Promise<void> {
+    const userId = await giveBackRefund(trx, orderId, cents, lines);
+    if (userId) await this.events.publish(trx, { type: "updated", userId, orderId });
   }
 }

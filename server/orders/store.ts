@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Schema } from "../db/schema.ts";
-import type { BasketLine, Order } from "./order.ts";
+import { type BasketLine, type NewOrder, type Order, orderStatus } from "./order.ts";
 
 type Db = Kysely<Schema> | Transaction<Schema>;
 
@@ -9,7 +9,7 @@ type Db = Kysely<Schema> | Transaction<Schema>;
  * whatever the retries, tabs, webhook replays or concurrent calls, there is one. True when this
  * call wrote it.
  */
-export async function insertOrder(db: Db, userId: string, order: Order, placed: number): Promise<boolean> {
+export async function insertOrder(db: Db, userId: string, order: NewOrder, placed: number): Promise<boolean> {
   const result = await db
     .insertInto("orders")
     .values({ id: order.id, user_id: userId, amount: order.amount, basket: JSON.stringify(order.basket), created: order.created, placed })
@@ -78,8 +78,17 @@ export async function ordersPlacedSince(db: Db, userId: string, placedSince: num
   return rows.map((row) => ({ ...toOrder(row), placed: Number(row.placed) }));
 }
 
-const COLUMNS = ["id", "amount", "created", "basket"] as const;
+export const COLUMNS = ["id", "amount", "created", "basket", "status", "refunded"] as const;
 
-function toOrder(row: { id: string; amount: number; created: string | number; basket: string }): Order {
-  return { id: row.id, amount: row.amount, created: Number(row.created), basket: JSON.parse(row.basket) as BasketLine[] };
+export type OrderRow = { id: string; amount: number; created: string | number; basket: string; status: string; refunded: number };
+
+export function toOrder(row: OrderRow): Order {
+  return {
+    id: row.id,
+    amount: row.amount,
+    created: Number(row.created),
+    basket: JSON.parse(row.basket) as BasketLine[],
+    status: orderStatus(row.status),
+    refunded: Number(row.refunded),
+  };
 }

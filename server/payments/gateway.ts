@@ -21,6 +21,12 @@ export interface PaymentGateway {
    * confirms with the provider itself (Stripe Elements).
    */
   readonly cards: CardConfirmation | null;
+  /**
+   * Refunds `amountCents` of a paid payment. The idempotency key makes a retried call return the
+   * same refund, never a second one; `reference` (our refund's id) comes back in the provider's
+   * notifications. A refusal is a value; a provider that cannot be reached throws.
+   */
+  refund(input: { paymentId: string; amountCents: number; idempotencyKey: string; reference: string }): Promise<RefundOutcome>;
   /** Reads a signed notification from the provider (Stripe's webhook). */
   parseWebhook(rawBody: string, signature: string | undefined): Promise<WebhookResult>;
 }
@@ -45,8 +51,23 @@ export interface CardConfirmation {
   charge(card: CardInput, now: Date): ChargeOutcome;
 }
 
+/** Where a refund stands at the provider: the test gateway's succeed at once, Stripe's are pending until it reports. */
+export type RefundStatus = "pending" | "succeeded" | "failed";
+
+export type RefundOutcome = { ok: true; id: string; status: RefundStatus } | { ok: false; message: string };
+
+/** A refund as the provider reports it: its id, our refund's id (`reference`) when it carries one, and its status. */
+export interface GatewayRefund {
+  id: string;
+  reference: string | null;
+  status: RefundStatus;
+}
+
 /** What the shop acts on among the provider's notifications. */
-export type GatewayEvent = { type: "payment_succeeded"; intentId: string } | { type: "other"; name: string };
+export type GatewayEvent =
+  | { type: "payment_succeeded"; intentId: string }
+  | { type: "refunds_updated"; refunds: GatewayRefund[] }
+  | { type: "other"; name: string };
 
 export type WebhookResult = { ok: true; event: GatewayEvent } | { ok: false; message: string };
 

@@ -13,6 +13,7 @@ export function instrumentedGateway(gateway: PaymentGateway, telemetry: Pick<Tel
     createIntent: (input) => timed("create_intent", () => gateway.createIntent(input)),
     retrieveIntent: (id) => timed("retrieve_intent", () => gateway.retrieveIntent(id)),
     cancelIntent: (id) => timed("cancel_intent", () => gateway.cancelIntent(id)),
+    refund: (input) => timed("refund", () => gateway.refund(input)),
     parseWebhook: (rawBody, signature) => gateway.parseWebhook(rawBody, signature),
   };
 }

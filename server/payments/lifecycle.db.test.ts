@@ -48,23 +48,23 @@ describe.each(testEngines())("the payment intents' lifecycle on %s", (engine) =>
     // The newest was paid at Stripe, and its completion never arrived.
     stub.intents.get(ids.at(-1)!)!.status = "succeeded";
     const first = await services.reconciler.run();
-    expect(first).toEqual({ fulfilled: 1, canceled: 0, checked: 121 });
+    expect(first).toEqual({ fulfilled: 1, canceled: 0, checked: 121, refundsAsked: 0 });
     expect(await statuses(database)).toEqual({ requires_payment_method: 120, succeeded: 1 });
     // A day and an hour later, nobody came back for the others: cancelled at Stripe and here.
     const later = await services.reconciler.run(Date.now() + 25 * HOUR);
-    expect(later).toEqual({ fulfilled: 0, canceled: 120, checked: 120 });
+    expect(later).toEqual({ fulfilled: 0, canceled: 120, checked: 120, refundsAsked: 0 });
     expect(await statuses(database)).toEqual({ canceled: 120, succeeded: 1 });
     expect(ids.slice(0, -1).every((id) => stub.intents.get(id)!.status === "canceled")).toBe(true);
     expect(stub.requests.filter((r) => r.method === "POST" && r.path.endsWith("/cancel")).length).toBeGreaterThanOrEqual(120);
-    expect(await services.reconciler.run(Date.now() + 26 * HOUR)).toEqual({ fulfilled: 0, canceled: 0, checked: 0 });
+    expect(await services.reconciler.run(Date.now() + 26 * HOUR)).toEqual({ fulfilled: 0, canceled: 0, checked: 0, refundsAsked: 0 });
   });
 
   it("expires the test gateway's unpaid intents after PAYMENT_INTENT_TTL_HOURS, and an expired one can no longer be paid", async () => {
     const { app, services, database, cookie } = await setup({ PAYMENT_INTENT_TTL_HOURS: "2" });
     const created = await app.request("/api/payment/create", jsonPost({ items: [{ id: 3, amount: 1 }], total: priceCents(3) }, { cookie }));
     const { clientSecret } = (await created.json()) as { clientSecret: string };
-    expect(await services.reconciler.run(Date.now() + 1 * HOUR)).toEqual({ fulfilled: 0, canceled: 0, checked: 1 });
-    expect(await services.reconciler.run(Date.now() + 3 * HOUR)).toEqual({ fulfilled: 0, canceled: 1, checked: 1 });
+    expect(await services.reconciler.run(Date.now() + 1 * HOUR)).toEqual({ fulfilled: 0, canceled: 0, checked: 1, refundsAsked: 0 });
+    expect(await services.reconciler.run(Date.now() + 3 * HOUR)).toEqual({ fulfilled: 0, canceled: 1, checked: 1, refundsAsked: 0 });
     const paid = await app.request("/api/payment/confirm", jsonPost({ clientSecret, card: TEST_CARD }, { cookie }));
     expect(paid.status).toBe(409);
     expect(await paid.json()).toEqual({ error: "This payment has expired. Please start the checkout again.", code: "payment_intent_unexpected_state" });
@@ -114,6 +114,6 @@ describe("the reconciler on PostgreSQL", () => {
     await holder.query("select pg_advisory_lock($1)", [RECONCILER_LOCK]);
     expect(await services.reconciler.run()).toBeNull();
     await holder.query("select pg_advisory_unlock($1)", [RECONCILER_LOCK]);
-    expect(await services.reconciler.run()).toEqual({ fulfilled: 0, canceled: 0, checked: 0 });
+    expect(await services.reconciler.run()).toEqual({ fulfilled: 0, canceled: 0, checked: 0, refundsAsked: 0 });
   });
 });

@@ -16,7 +16,12 @@ export interface ReconcileResult {
   canceled: number;
   /** Every intent in flight looked at by this run. */
   checked: number;
+  /** Refunds the gateway never answered (it could not be reached), asked again. */
+  refundsAsked: number;
 }
+
+/** How long a refund may wait for its first answer from the gateway before a run asks again. */
+export const REFUND_GRACE_MS = 60_000;
 
 /**
  * The payment intents in flight, looked after. Each run goes through every one of them, least
@@ -28,7 +33,15 @@ export interface ReconcileResult {
  */
 export class PaymentReconciler {
   constructor(
-    private readonly deps: { database: AppDatabase; gateway: PaymentGateway; payments: PaymentsService; ttlMs: number; log: Logger },
+    private readonly deps: {
+      database: AppDatabase;
+      gateway: PaymentGateway;
+      payments: PaymentsService;
+      /** Refunds (issue 23): the ones the gateway never answered are asked again. */
+      refunds?: { resubmit(createdBefore: number): Promise<number> };
+      ttlMs: number;
+      log: Logger;
+    },
   ) {}
 
   /** One run at time `now`; null when another instance holds the lock. */
@@ -48,7 +61,7 @@ export class PaymentReconciler {
 
   private async runUnlocked(now: number): Promise<ReconcileResult> {
     const { database, gateway, log } = this.deps;
-    const result: ReconcileResult = { fulfilled: 0, canceled: 0, checked: 0 };
+    const result: ReconcileResult = { fulfilled: 0, canceled: 0, checked: 0, refundsAsked: 0 };
     // Each payment looked at is marked checked at `now`, so the next page is the next ones.
     for (;;) {
       const page = await inFlightPage(database.db, gateway.kind, now, PAGE);
@@ -63,6 +76,7 @@ export class PaymentReconciler {
         result.checked++;
       }
     }
+    result.refundsAsked = (await this.deps.refunds?.resubmit(now - REFUND_GRACE_MS)) ?? 0;
     if (result.fulfilled > 0) log.warn({ fulfilled: result.fulfilled }, "reconciler fulfilled payments whose completion never arrived");
     if (result.canceled > 0) log.info({ canceled: result.canceled }, "reconciler cancelled expired unpaid payment intents");
     return result;

@@ -7,11 +7,11 @@ import type { Schema } from "../db/schema.ts";
 import { RateLimiter } from "../http/rate-limit.ts";
 import type { Logger } from "../log.ts";
 import { type CheckoutOutcome, noTelemetry, type Telemetry } from "../observability/port.ts";
-import type { Order } from "../orders/order.ts";
+import type { NewOrder } from "../orders/order.ts";
 import type { OrdersService } from "../orders/service.ts";
 import { RESERVATION_EXPIRED } from "../../lib/stock.ts";
 import type { StockService } from "../stock/stock.ts";
-import type { IntentState, PaymentGateway } from "./gateway.ts";
+import type { GatewayRefund, IntentState, PaymentGateway } from "./gateway.ts";
 import { findPayment, insertPayment, markSucceeded, type Payment } from "./store.ts";
 
 export type PaymentFailure = { ok: false; status: 400 | 402 | 404 | 409 | 422 | 503; message: string; code?: string; declineCode?: string };
@@ -29,6 +29,8 @@ export interface PaymentsDeps {
   catalogue: Catalogue;
   gateway: PaymentGateway;
   orders: OrdersService;
+  /** Refunds (issue 23): what the gateway's webhook reports of them goes here. */
+  refunds?: { record(updates: GatewayRefund[]): Promise<void> };
   /** Stock reservations (issue 22); null where stock is not tracked. */
   stock?: StockService | null;
   log: Logger;
@@ -50,7 +52,7 @@ function checkoutOutcome(result: PaymentResult<unknown>, success: "created" | "s
   return result.status === 402 ? "declined" : result.status === 503 ? "failed" : "rejected";
 }
 
-const summary = (order: Order): PaymentIntentSummary => ({ id: order.id, amount: order.amount, created: Math.floor(order.created / 1000) });
+const summary = (order: NewOrder): PaymentIntentSummary => ({ id: order.id, amount: order.amount, created: Math.floor(order.created / 1000) });
 
 /**
  * Checkout on the server. The server prices the basket from the catalogue in integer cents and
@@ -183,6 +185,8 @@ export class PaymentsService {
         if (state) await this.fulfilFromGateway(payment, state);
       }
     }
+    // charge.refunded, refund.updated…: recorded once by our refund's id, however often replayed.
+    if (event.type === "refunds_updated") await this.deps.refunds?.record(event.refunds);
     return { ok: true, value: { received: true } };
   }
 
@@ -190,7 +194,7 @@ export class PaymentsService {
    * The order of a payment the gateway reports succeeded for the same shopper and amount; null
    * otherwise. The reconciler (reconciler.ts) calls it too.
    */
-  async fulfilFromGateway(payment: Payment, state: IntentState): Promise<Order | null> {
+  async fulfilFromGateway(payment: Payment, state: IntentState): Promise<NewOrder | null> {
     if (state.status !== "succeeded") return null;
     if (state.amountCents !== payment.amountCents || (state.userId !== null && state.userId !== payment.userId)) {
       this.deps.log.error({ paymentIntent: payment.id, amountCents: state.amountCents, expected: payment.amountCents }, "payment intent does not match its checkout; not fulfilled");
@@ -204,8 +208,8 @@ export class PaymentsService {
    * payment that had already succeeded changes nothing (`changed: false`), and its order is never
    * written twice (the order's key is the payment intent id).
    */
-  private async fulfil(payment: Payment, details: { card?: { brand: string; last4: string }; created?: number }): Promise<{ changed: boolean; order: Order }> {
-    const order: Order = { id: payment.id, amount: payment.amountCents, basket: payment.basket, created: details.created ?? payment.created };
+  private async fulfil(payment: Payment, details: { card?: { brand: string; last4: string }; created?: number }): Promise<{ changed: boolean; order: NewOrder }> {
+    const order: NewOrder = { id: payment.id, amount: payment.amountCents, basket: payment.basket, created: details.created ?? payment.created };
     const { changed, placed } = await this.deps.db.transaction().execute(async (trx) => {
       const changed = await markSucceeded(trx, payment.id, { card: details.card, now: this.now() });
       const placed = await this.deps.orders.place(trx, payment.userId, order);

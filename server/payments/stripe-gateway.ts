@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import type { CreatedIntent, IntentState, IntentStatus, PaymentGateway, WebhookResult } from "./gateway.ts";
+import type { CreatedIntent, GatewayEvent, GatewayRefund, IntentState, IntentStatus, PaymentGateway, RefundOutcome, WebhookResult } from "./gateway.ts";
 
 export interface StripeOptions {
   secretKey: string;
@@ -59,16 +59,30 @@ export class StripeGateway implements PaymentGateway {
     await this.stripe.paymentIntents.cancel(id, { cancellation_reason: "abandoned" });
   }
 
+  /**
+   * Stripe's Refunds API, with the idempotency key: a retry (ours, the SDK's, another instance's)
+   * gets the same refund. Our refund's id rides in its metadata, so the webhook names it.
+   */
+  async refund({ paymentId, amountCents, idempotencyKey, reference }: { paymentId: string; amountCents: number; idempotencyKey: string; reference: string }): Promise<RefundOutcome> {
+    try {
+      const refund = await this.stripe.refunds.create({ payment_intent: paymentId, amount: amountCents, metadata: { refund_id: reference } }, { idempotencyKey });
+      return { ok: true, id: refund.id, status: refundStatus(refund.status) };
+    } catch (error) {
+      // Stripe said no (already refunded, amount too large…): a value. Anything else, including a
+      // 409 for the same key still in flight elsewhere, is thrown: the refund stays pending.
+      const refused = error instanceof this.sdk.errors.StripeInvalidRequestError && error.statusCode === 400 && error.code !== "idempotency_key_in_use";
+      if (refused) return { ok: false, message: error.message };
+      throw error;
+    }
+  }
+
   /** Checks a webhook's signature against the raw body (never a re-serialised one) and reads the event. */
   async parseWebhook(rawBody: string, signature: string | undefined): Promise<WebhookResult> {
     if (!this.options.webhookSecret) return { ok: false, message: "Webhooks are not configured (STRIPE_WEBHOOK_SECRET)." };
     if (!signature) return { ok: false, message: "The Stripe-Signature header is missing." };
     try {
       const event = await this.stripe.webhooks.constructEventAsync(rawBody, signature, this.options.webhookSecret);
-      return {
-        ok: true,
-        event: event.type === "payment_intent.succeeded" ? { type: "payment_succeeded", intentId: event.data.object.id } : { type: "other", name: event.type },
-      };
+      return { ok: true, event: gatewayEvent(event) };
     } catch {
       return { ok: false, message: "The webhook signature is invalid or too old." };
     }
@@ -83,4 +97,28 @@ export function toState(intent: Stripe.PaymentIntent): IntentState {
     created: intent.created * 1000,
     userId: intent.metadata?.user_id ?? null,
   };
+}
+
+/** The notifications the shop acts on: a payment that succeeded, refunds that moved (charge.refunded, refund.*). */
+function gatewayEvent(event: Stripe.Event): GatewayEvent {
+  switch (event.type) {
+    case "payment_intent.succeeded":
+      return { type: "payment_succeeded", intentId: event.data.object.id };
+    case "charge.refunded":
+      return { type: "refunds_updated", refunds: (event.data.object.refunds?.data ?? []).map(toRefund) };
+    case "refund.created":
+    case "refund.updated":
+    case "refund.failed":
+      return { type: "refunds_updated", refunds: [toRefund(event.data.object)] };
+    default:
+      return { type: "other", name: event.type };
+  }
+}
+
+const toRefund = (refund: Stripe.Refund): GatewayRefund => ({ id: refund.id, reference: refund.metadata?.refund_id ?? null, status: refundStatus(refund.status) });
+
+/** Stripe's refund statuses as ours: failed and canceled give the amount back; the rest are still on their way. */
+function refundStatus(status: string | null): GatewayRefund["status"] {
+  if (status === "succeeded") return "succeeded";
+  return status === "failed" || status === "canceled" ? "failed" : "pending";
 }

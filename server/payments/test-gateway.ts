@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Schema } from "../db/schema.ts";
-import type { CardConfirmation, CreatedIntent, IntentState, PaymentGateway, WebhookResult } from "./gateway.ts";
+import type { CardConfirmation, CreatedIntent, IntentState, PaymentGateway, RefundOutcome, WebhookResult } from "./gateway.ts";
 import { findPayment } from "./store.ts";
 import { chargeOutcome } from "./test-cards.ts";
 
@@ -56,6 +56,11 @@ export class TestGateway implements PaymentGateway {
     if (Number(result.numUpdatedRows) === 0 && (await findPayment(this.db, id))?.status === "succeeded") {
       throw new Error(`payment intent ${id} cannot be cancelled: it is paid`);
     }
+  }
+
+  /** Refunds at once; the same idempotency key names the same refund, as Stripe's would. */
+  async refund({ idempotencyKey }: { idempotencyKey: string }): Promise<RefundOutcome> {
+    return { ok: true, id: `re_${hashSecret(idempotencyKey).slice(0, 24)}`, status: "succeeded" };
   }
 
   async parseWebhook(): Promise<WebhookResult> {

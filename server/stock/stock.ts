@@ -148,6 +148,18 @@ export class StockService {
     await this.deps.events.publish(trx, { ids });
   }
 
+  /**
+   * In a refund's transaction (issue 23, restock): the refunded units go back on the shelf, and
+   * every page that shows those products' availability hears of it.
+   */
+  async restock(trx: Transaction<Schema>, lines: Array<{ id: number; amount: number }>): Promise<void> {
+    const back = lines.filter((line) => line.amount > 0).sort((a, b) => a.id - b.id);
+    if (back.length === 0) return;
+    const now = this.now();
+    for (const line of back) await trx.updateTable("products").set({ stock: sql<number>`stock + ${line.amount}`, updated: now }).where("id", "=", line.id).execute();
+    await this.deps.events.publish(trx, { ids: back.map((line) => line.id) });
+  }
+
   /** Gives back the units of reservations that have expired; returns how many checkouts it released. */
   async sweep(limit = 100): Promise<number> {
     const rows = await this.deps.db.selectFrom("reservations").select("payment_id").distinct().where("state", "=", "held").where("expires_at", "<=", this.now()).limit(limit).execute();

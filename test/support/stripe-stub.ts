@@ -12,6 +12,17 @@ export interface StubIntent {
   metadata: Record<string, string>;
 }
 
+export interface StubRefund {
+  id: string;
+  object: "refund";
+  amount: number;
+  currency: string;
+  status: string;
+  payment_intent: string;
+  created: number;
+  metadata: Record<string, string>;
+}
+
 export interface StubRequest {
   method: string;
   path: string;
@@ -25,6 +36,10 @@ export interface StubRequest {
  */
 export async function startStripeStub() {
   const intents = new Map<string, StubIntent>();
+  /** Refunds by their Idempotency-Key, as Stripe keeps them: a retried create gets the same one. */
+  const refunds = new Map<string, StubRefund>();
+  /** While true, the Refunds API answers 500 (Stripe having a bad minute). */
+  const outage = { refunds: false };
   const requests: StubRequest[] = [];
   const server = http.createServer((req, res) => {
     let body = "";
@@ -57,6 +72,35 @@ export async function startStripeStub() {
         intents.set(id, intent);
         return send(200, intent);
       }
+      if (req.method === "POST" && path === "/v1/refunds" && outage.refunds) {
+        return send(500, { error: { type: "api_error", message: "An unknown error occurred." } });
+      }
+      if (req.method === "POST" && path === "/v1/refunds") {
+        const key = String(req.headers["idempotency-key"] ?? `none-${requests.length}`);
+        const known = refunds.get(key);
+        if (known) return send(200, known);
+        const intent = intents.get(params.get("payment_intent") ?? "");
+        if (!intent || intent.status !== "succeeded") {
+          return send(400, { error: { type: "invalid_request_error", code: "charge_not_refundable", message: "This PaymentIntent does not have a successful charge to refund." } });
+        }
+        const metadata: Record<string, string> = {};
+        for (const [name, value] of params) {
+          const match = /^metadata\[(.+)\]$/.exec(name);
+          if (match) metadata[match[1]!] = value;
+        }
+        const refund: StubRefund = {
+          id: `re_stub${String(refunds.size + 1).padStart(4, "0")}`,
+          object: "refund",
+          amount: Number(params.get("amount")),
+          currency: "usd",
+          status: "pending",
+          payment_intent: intent.id,
+          created: Math.floor(Date.now() / 1000),
+          metadata,
+        };
+        refunds.set(key, refund);
+        return send(200, refund);
+      }
       const cancel = /^\/v1\/payment_intents\/([^/?]+)\/cancel$/.exec(path);
       if (req.method === "POST" && cancel) {
         const intent = intents.get(cancel[1]!);
@@ -81,6 +125,8 @@ export async function startStripeStub() {
   return {
     api: { host: "127.0.0.1", port, protocol: "http" as const },
     intents,
+    refunds,
+    outage,
     requests,
     async close() {
       server.closeAllConnections();

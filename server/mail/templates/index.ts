@@ -1,6 +1,7 @@
 import type { RenderedMail, TemplateContext } from "./layout.ts";
 import { type OrderConfirmationPayload, orderConfirmation } from "./order-confirmation.ts";
 import { type PasswordResetPayload, passwordReset } from "./password-reset.ts";
+import { type RefundPayload, refundMail } from "./refund.ts";
 
 export type { RenderedMail, TemplateContext } from "./layout.ts";
 
@@ -11,6 +12,7 @@ export type { RenderedMail, TemplateContext } from "./layout.ts";
 interface Payloads {
   order_confirmation: OrderConfirmationPayload;
   password_reset: PasswordResetPayload;
+  refund: RefundPayload;
 }
 
 export type MailKind = keyof Payloads;
@@ -19,6 +21,7 @@ export type PayloadOf<K extends MailKind> = Payloads[K];
 const templates: { [K in MailKind]: (payload: Payloads[K], context: TemplateContext) => RenderedMail } = {
   order_confirmation: orderConfirmation,
   password_reset: passwordReset,
+  refund: refundMail,
 };
 
 /** Kinds whose payload is a secret (a reset token): the outbox forgets it once the mail has left. */

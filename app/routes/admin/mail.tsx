@@ -1,0 +1,82 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/mail";
+import { requireAdmin } from "../../admin/guard.ts";
+import { AdminTable, When } from "../../admin/ui.tsx";
+import { pageMeta } from "../../meta.ts";
+
+export const meta: Route.MetaFunction = () => pageMeta("Mail", "The mail outbox: sent, pending and failed messages.");
+
+const PAGE = 25;
+const STATUSES = ["pending", "sent", "failed"] as const;
+type Status = (typeof STATUSES)[number];
+const isStatus = (value: string | null): value is Status => STATUSES.includes(value as Status);
+
+const KINDS: Record<string, string> = {
+  order_confirmation: "Order confirmation",
+  password_reset: "Password reset",
+  refund: "Refund",
+};
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const admin = requireAdmin(context);
+  const params = new URL(request.url).searchParams;
+  const wanted = params.get("status");
+  const status = isStatus(wanted) ? wanted : undefined;
+  const page = await admin.mail.page({
+    status,
+    limit: PAGE,
+    before: params.get("before") ?? undefined,
+  });
+  // A cursor that is not one of ours: the first page, rather than an error.
+  const shown = page.ok ? page : await admin.mail.page({ status, limit: PAGE });
+  return {
+    status: status ?? null,
+    messages: shown.ok ? shown.messages : [],
+    next: shown.ok ? shown.next : null,
+  };
+}
+
+export default function AdminMailPage({ loaderData: { status, messages, next } }: Route.ComponentProps) {
+  return (
+    <section aria-labelledby="mail-heading">
+      <h1 id="mail-heading">Mail</h1>
+      <nav aria-label="Show mail" className="admin-tabs">
+        <ul>
+          {[null, ...STATUSES].map((value) => (
+            <li key={value ?? "all"}>
+              <Link to={value ? `?status=${value}` : "?"} aria-current={value === status ? "page" : undefined}>
+                {value ? value[0]!.toUpperCase() + value.slice(1) : "All"}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {messages.length === 0 ? (
+        <p className="admin__empty">No messages.</p>
+      ) : (
+        <AdminTable labelledBy="mail-heading" columns={["Written", "Message", "To", "Status", "Attempts", "Sent or next attempt"]}>
+          {messages.map((message) => (
+            <tr key={message.id}>
+              <td>
+                <When at={message.created} />
+              </td>
+              <td>{KINDS[message.kind] ?? message.kind}</td>
+              <td className="admin-email">{message.recipient}</td>
+              <td>
+                {message.status}
+                {message.last_error && <span className="admin-mail__error">{message.last_error}</span>}
+              </td>
+              <td>{message.attempts}</td>
+              <td>{message.sent_at !== null ? <When at={message.sent_at} /> : message.status === "pending" ? <When at={message.next_attempt_at} /> : "—"}</td>
+            </tr>
+          ))}
+        </AdminTable>
+      )}
+      {next && (
+        <p className="admin__pager">
+          <Link to={`?${new URLSearchParams({ ...(status ? { status } : {}), before: next })}`}>Older messages</Link>
+        </p>
+      )}
+    </section>
+  );
+}

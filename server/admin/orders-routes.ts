@@ -1,0 +1,65 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../http/env.ts";
+import { jsonBody } from "../http/json-body.ts";
+import { jsonResponse } from "../http/json-response.ts";
+import { limitParam, queryParams } from "../http/query.ts";
+import { HttpError } from "../http-error.ts";
+import { ORDER_STATUSES } from "../orders/order.ts";
+import type { AdminOrders } from "./orders.ts";
+
+const listQuery = z.object({
+  status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(", ")}` }).optional(),
+  email: z.string().max(320, "email is too long").optional(),
+  limit: limitParam(100).default(50),
+  before: z.string().max(300).optional(),
+});
+
+const wholeAtLeastOne = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).min(1, `${what} must be at least 1`);
+
+const refundBody = z.object({
+  lines: z
+    .array(z.object({ id: wholeAtLeastOne("id"), amount: wholeAtLeastOne("amount (units)").max(999, "amount (units) must be at most 999") }), {
+      error: "lines must be a list of { id, amount }",
+    })
+    .min(1, "lines must name at least one line (leave it out to refund everything left)")
+    .max(100, "at most 100 lines")
+    .optional(),
+  reason: z.string({ error: "reason is required" }).trim().min(1, "reason is required").max(500, "reason must be at most 500 characters"),
+  restock: z.boolean({ error: "restock must be true or false" }),
+});
+
+/** The Idempotency-Key header: the back office's button sends one per refund it means, as Stripe's API takes it. */
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** /api/admin/orders: every customer's orders, one in detail, and refunds. Behind the admin gate. */
+export function adminOrderRoutes(orders: AdminOrders): Hono<AppEnv> {
+  const api = new Hono<AppEnv>();
+
+  /** { orders, next }: newest first; ?status=, ?email=, ?limit=, ?before= (a previous page's next). */
+  api.get("/", async (c) => {
+    const page = await orders.page(queryParams(c, listQuery));
+    if (!page.ok) throw new HttpError(400, page.message);
+    return jsonResponse(c, { orders: page.orders, next: page.next });
+  });
+
+  /** { order, refunds, timeline }. */
+  api.get("/:id", async (c) => {
+    const detail = await orders.detail(c.req.param("id"));
+    if (!detail) throw new HttpError(404, "No such order.");
+    return jsonResponse(c, detail);
+  });
+
+  /** { refund: { id, amount, status } }: the same answer for the same Idempotency-Key, however often sent. */
+  api.post("/:id/refunds", async (c) => {
+    const key = c.req.header("idempotency-key");
+    if (!key || !KEY.test(key)) throw new HttpError(400, "The Idempotency-Key header is required (up to 255 printable characters): send one per refund you mean.");
+    const body = await jsonBody(c, refundBody);
+    const staff = c.get("staff")!;
+    const result = await orders.refund({ id: staff.uid, name: staff.email }, c.req.param("id"), key, body);
+    if (!result.ok) throw new HttpError(result.status, result.message);
+    return jsonResponse(c, result.value);
+  });
+
+  return api;
+}
