@@ -13,18 +13,6 @@ const HEADERS: TextMapGetter<Header> = {
   keys: () => ["traceparent", "tracestate"],
 };
 
-/**
- * Spans leave in batches of 2048 (the SDK's default is 512) from a queue of 8192: a quarter of the
- * export requests, which costs the shop less per span (docs/BENCHMARKS.md). OTEL_BSP_* still decide
- * when set.
- */
-export function batchDefaults(env: NodeJS.ProcessEnv): { maxExportBatchSize?: number; maxQueueSize?: number } {
-  return {
-    ...(env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE ? {} : { maxExportBatchSize: 2048 }),
-    ...(env.OTEL_BSP_MAX_QUEUE_SIZE ? {} : { maxQueueSize: 8192 }),
-  };
-}
-
 function attributes(input: SpanAttributes): Attributes {
   const out: Attributes = {};
   for (const [key, value] of Object.entries(input)) if (value !== undefined) out[key] = value;
@@ -44,8 +32,7 @@ export async function startOpenTelemetry(options: { url: string; serviceName: st
   const resource = resources
     .resourceFromAttributes({ "service.name": options.serviceName })
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
-  const exporter = new OTLPTraceExporter({ url: options.url });
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter, batchDefaults(process.env))] });
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: options.url }))] });
   // The async-hooks context manager (a span stays current across awaits) and W3C trace context.
   provider.register();
   const tracer = trace.getTracer("storefront");
