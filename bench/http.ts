@@ -1,18 +1,20 @@
-// HTTP throughput of the shop against a raw node:http server answering the same bytes, measured in
-// the same run: autocannon, 50 connections, 10 s per address (5 s with --short) after a 2 s (1 s)
-// warm-up of each server, production build
-// on SQLite. Also: a signed-in page against an uncached anonymous render of the same page (a second
-// instance with the page cache off), the shop's resident memory after at least 60 s of load, and the
-// catalogue API with OpenTelemetry tracing off and on (spans exported to a local OTLP sink process).
+// HTTP throughput of the shop against a raw node:http server answering the same bytes:
+// autocannon, 50 connections, 3 rounds of 10 s (5 s with --short) alternating the raw server and the
+// shop after a 2 s (1 s) warm-up of each, the median of each side; production build on SQLite. The
+// load generator (this process), the shop, the raw server (bench/raw-server.ts) and the OTLP sink
+// (bench/otlp-sink.ts) each run in a process of their own: none shares an event loop with another.
+// Also: a signed-in page against an uncached anonymous render of the same page (a second instance
+// with the page cache off), the shop's resident memory after at least 60 s of load, and the
+// catalogue API with OpenTelemetry tracing off and on (spans exported to the sink).
 // Usage: npm run bench:http [-- --short] [-- --only /path]
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { type RunningServer, startServer } from "../test/support/server-process.ts";
+import { type HelperProcess, startHelper } from "./helper-process.ts";
+import type { RawAnswers } from "./raw-server.ts";
 import { type BenchRow, reportRows } from "./report.ts";
 
 const seconds = process.argv.includes("--short") ? 5 : 10;
@@ -22,7 +24,8 @@ const only = process.argv.indexOf("--only");
 const ANONYMOUS = only > 0 ? [process.argv[only + 1]!] : ["/api/catalogue/products", "/products/1", "/results/electronics", "/"];
 const SIGNED_IN_PAGE = "/products/1";
 const CATALOGUE_API = "/api/catalogue/products";
-const TRACING_ROUNDS = 3;
+/** Rounds of each comparison, alternating its two servers (a busy moment of the shared machine hits both); the median of each side counts. */
+const ROUNDS = 3;
 const MEMORY_LOAD_SECONDS = 60;
 const ACCEPT = { "accept-encoding": "gzip, deflate, br" };
 /** The instances' public origin: sign-up must come from it, as a browser's does. */
@@ -30,6 +33,8 @@ const ORIGIN = "http://bench.test";
 
 interface Run {
   rps: number;
+  /** Requests answered in the run. */
+  requests: number;
   p50: number;
   p99: number;
   errors: number;
@@ -37,14 +42,45 @@ interface Run {
 
 async function load(url: string, headers: Record<string, string>, duration = seconds): Promise<Run> {
   const result = await autocannon({ url, connections: 50, duration, headers });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return { rps: result.requests.average, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
-/** A bare node:http server that answers every request with this status, these headers and these bytes. */
-async function raw(status: number, headers: Record<string, string>, body: Buffer) {
-  const server = http.createServer((_req, res) => res.writeHead(status, headers).end(body));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(r)) };
+/** CPU time (user and system) the process has used so far, in µs (from /proc: Linux). */
+function cpuMicros(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;
+
+/** A run on an instance, with the instance's CPU time per answered request: steadier than req/s on a shared machine. */
+async function loadInstance(server: RunningServer, path: string): Promise<Run & { cpuPerRequest: number }> {
+  const before = cpuMicros(server.process.pid!);
+  const run = await load(`${server.url}${path}`, ACCEPT);
+  return { ...run, cpuPerRequest: (cpuMicros(server.process.pid!) - before) / run.requests };
+}
+
+/** Encodings the raw server holds an answer in, as the shop sent each (it may choose another). */
+const SAMPLED_ENCODINGS = ["br", "gzip", "identity"];
+
+/**
+ * The raw baseline for `url`: a bare node:http server in its own process (bench/raw-server.ts)
+ * holding the shop's answers to `headers` in each encoding, given as the request asks.
+ */
+async function raw(base: string, url: string, headers: Record<string, string>): Promise<HelperProcess> {
+  const answers: RawAnswers = [];
+  for (const encoding of SAMPLED_ENCODINGS) {
+    const sample = await rawGet(`${base}${url}`, { ...headers, "accept-encoding": encoding });
+    if (sample.status !== 200) throw new Error(`${url}: the shop answered ${sample.status}`);
+    const sent = sample.headers["content-encoding"] ?? null;
+    if (!answers.some((answer) => answer.encoding === sent)) answers.push({ encoding: sent, status: sample.status, headers: sample.headers, body: sample.body.toString("base64") });
+  }
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-raw-")), "answers.json");
+  fs.writeFileSync(file, JSON.stringify(answers));
+  try {
+    return await startHelper("raw-server.ts", [file]);
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
 }
 
 /** The response as sent (no decompression): status, headers to repeat, and the bytes. */
@@ -80,11 +116,11 @@ async function stopInstance(server: RunningServer & { dataDir: string }) {
 }
 
 /** Registers a shopper and returns the session cookie to send. */
-async function signedInCookie(base: string): Promise<string> {
+async function signedInCookie(base: string, email = "bench@example.com"): Promise<string> {
   const response = await fetch(`${base}/api/auth/sign-up/email`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: ORIGIN },
-    body: JSON.stringify({ email: "bench@example.com", password: "bench-password-1", name: "bench@example.com" }),
+    body: JSON.stringify({ email, password: "bench-password-1", name: email }),
   });
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   return response.headers
@@ -96,21 +132,29 @@ async function signedInCookie(base: string): Promise<string> {
 const residentBytes = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
 
 const rows: BenchRow[] = [];
-const table: string[] = ["| address | raw node:http req/s | shop req/s | shop p50 | shop p99 | ratio to raw |", "|---|---|---|---|---|---|"];
+const table: string[] = ["| address | raw node:http req/s | shop req/s | shop p50 | shop p99 | ratio to raw (rounds) |", "|---|---|---|---|---|---|"];
+const tracingTable: string[] = [];
 
 /** Loads `url` on the raw server (same bytes) and then on the shop; one table line. */
 async function compare(base: string, url: string, headers: Record<string, string>, label = url): Promise<Run> {
-  const sample = await rawGet(`${base}${url}`, headers);
-  if (sample.status !== 200) throw new Error(`${label}: the shop answered ${sample.status}`);
-  const baseline = await raw(sample.status, sample.headers, sample.body);
-  await load(`${baseline.url}${url}`, headers, warmUpSeconds);
-  const rawRun = await load(`${baseline.url}${url}`, headers);
-  await baseline.close();
-  await load(`${base}${url}`, headers, warmUpSeconds);
-  const ours = await load(`${base}${url}`, headers);
+  const baseline = await raw(base, url, headers);
+  const rawRuns: Run[] = [];
+  const shopRuns: Run[] = [];
+  try {
+    await load(`${baseline.url}${url}`, headers, warmUpSeconds);
+    await load(`${base}${url}`, headers, warmUpSeconds);
+    for (let round = 0; round < ROUNDS; round++) {
+      rawRuns.push(await load(`${baseline.url}${url}`, headers));
+      shopRuns.push(await load(`${base}${url}`, headers));
+    }
+  } finally {
+    await baseline.stop();
+  }
+  const [rawRun, ours] = [median(rawRuns), median(shopRuns)];
   const ratio = ours.rps / rawRun.rps;
+  const errors = shopRuns.reduce((sum, run) => sum + run.errors, 0);
   table.push(
-    `| ${label} | ${Math.round(rawRun.rps)} | ${Math.round(ours.rps)} | ${ours.p50} ms | ${ours.p99} ms | ${ratio.toFixed(2)} |${ours.errors ? ` ${ours.errors} errors` : ""}`,
+    `| ${label} | ${Math.round(rawRun.rps)} | ${Math.round(ours.rps)} | ${ours.p50} ms | ${ours.p99} ms | ${ratio.toFixed(2)} (${shopRuns.map((run, i) => (run.rps / rawRuns[i]!.rps).toFixed(2)).join(", ")}) |${errors ? ` ${errors} errors` : ""}`,
   );
   const api = url.startsWith("/api/");
   const [minRatio, maxP99] = api ? [0.7, 20] : [0.5, 50];
@@ -120,50 +164,82 @@ async function compare(base: string, url: string, headers: Record<string, string
       { bench: "http", measure: `${label} p99`, value: `${ours.p99} ms`, target: `< ${maxP99} ms`, met: ours.p99 < maxP99 },
     );
   }
-  if (ours.errors) rows.push({ bench: "http", measure: `${label} errors`, value: String(ours.errors), target: "0", met: false });
+  if (errors) rows.push({ bench: "http", measure: `${label} errors`, value: String(errors), target: "0", met: false });
   return ours;
 }
 
 /** The middle run by requests per second: one slow or fast run of a shared machine does not decide. */
 const median = (runs: Run[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
 
+/** The middle value: one slow or fast run of a shared machine does not decide. */
+const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The catalogue API on `offShop` and `onShop` in alternating rounds (a busy moment of the machine hits both alike). */
+async function alternate(offShop: RunningServer, onShop: RunningServer) {
+  const offRuns: Array<Run & { cpuPerRequest: number }> = [];
+  const onRuns: typeof offRuns = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    offRuns.push(await loadInstance(offShop, CATALOGUE_API));
+    onRuns.push(await loadInstance(onShop, CATALOGUE_API));
+  }
+  const [off, on] = [median(offRuns), median(onRuns)];
+  const [offCpu, onCpu] = [middle(offRuns.map((run) => run.cpuPerRequest)), middle(onRuns.map((run) => run.cpuPerRequest))];
+  return {
+    off,
+    on,
+    ratio: on.rps / off.rps,
+    rounds: onRuns.map((run, i) => (run.rps / offRuns[i]!.rps).toFixed(2)).join(", "),
+    offCpu,
+    onCpu,
+    requests: onRuns.reduce((sum, run) => sum + run.requests, 0),
+  };
+}
+
 /**
  * The catalogue API on the (warm) shop without tracing and on an instance exporting every request's
- * span, in alternating rounds (a busy moment of the machine hits both alike); the median of each.
+ * span to the sink process; the median of alternating rounds of each, twice: first in processes that
+ * have not yet run better-auth, then after one sign-up on each. better-auth keeps its request state
+ * in an AsyncLocalStorage, which on Node 20 turns on promise hooks for the rest of the process's
+ * life (about 20 µs per catalogue request, tracing or not): the state of any shop a visitor has
+ * signed in to, and the one the target is measured in. The sink counts the server spans it got.
  */
-async function tracingCost(shopUrl: string) {
-  const sink = spawn(process.execPath, ["--import", "tsx", path.join("bench", "otlp-sink.ts")], { stdio: ["ignore", "pipe", "inherit"] });
+async function tracingCost(shop: RunningServer) {
+  const sink = await startHelper("otlp-sink.ts");
   try {
-    const sinkUrl = await new Promise<string>((resolve, reject) => {
-      sink.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
-      sink.once("exit", (code) => reject(new Error(`the OTLP sink exited with ${code}`)));
-    });
-    const traced = await shopInstance({ OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl });
+    const traced = await shopInstance({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+    let requests = 0;
+    let fresh, signedIn;
     try {
-      await load(`${traced.url}${CATALOGUE_API}`, ACCEPT, warmUpSeconds);
-      const offRuns: Run[] = [];
-      const onRuns: Run[] = [];
-      for (let round = 0; round < TRACING_ROUNDS; round++) {
-        offRuns.push(await load(`${shopUrl}${CATALOGUE_API}`, ACCEPT));
-        onRuns.push(await load(`${traced.url}${CATALOGUE_API}`, ACCEPT));
-      }
-      const [off, on] = [median(offRuns), median(onRuns)];
-      const ratio = on.rps / off.rps;
-      table.push(
-        "",
-        "| catalogue API | req/s | p50 | p99 |",
-        "|---|---|---|---|",
-        `| tracing off | ${Math.round(off.rps)} | ${off.p50} ms | ${off.p99} ms |`,
-        `| tracing on (OTLP/HTTP to a local sink) | ${Math.round(on.rps)} | ${on.p50} ms | ${on.p99} ms |${on.errors ? ` ${on.errors} errors` : ""}`,
-        `| on / off | ${ratio.toFixed(2)} | | |`,
-        `(median of ${TRACING_ROUNDS} alternating rounds of ${seconds} s each; rounds on / off: ${onRuns.map((r, i) => (r.rps / offRuns[i]!.rps).toFixed(2)).join(", ")})`,
-      );
-      rows.push({ bench: "http", measure: `${CATALOGUE_API} req/s, tracing on / off`, value: ratio.toFixed(2), target: ">= 0.9", met: ratio >= 0.9 });
+      requests += (await load(`${traced.url}${CATALOGUE_API}`, ACCEPT, warmUpSeconds)).requests;
+      fresh = await alternate(shop, traced);
+      await signedInCookie(shop.url, "tracing@example.com");
+      await signedInCookie(traced.url, "tracing@example.com");
+      requests += fresh.requests + 1;
+      signedIn = await alternate(shop, traced);
+      requests += signedIn.requests;
     } finally {
-      await stopInstance(traced);
+      await stopInstance(traced); // its last spans leave as it shuts down
     }
+    const spans = Number(await (await fetch(`${sink.url}/server-spans`)).text());
+    tracingTable.push("", "| catalogue API | req/s | p50 | p99 | shop CPU per request | req/s on / off (rounds) |", "|---|---|---|---|---|---|");
+    for (const [label, result] of [["before any sign-in", fresh], ["after a sign-in", signedIn]] as const) {
+      const { off, on, ratio, rounds, offCpu, onCpu } = result;
+      tracingTable.push(
+        `| tracing off, ${label} | ${Math.round(off.rps)} | ${off.p50} ms | ${off.p99} ms | ${offCpu.toFixed(0)} µs | |`,
+        `| tracing on, ${label} | ${Math.round(on.rps)} | ${on.p50} ms | ${on.p99} ms | ${onCpu.toFixed(0)} µs | ${ratio.toFixed(2)} (rounds ${rounds}) |${on.errors ? ` ${on.errors} errors` : ""}`,
+      );
+    }
+    tracingTable.push(
+      `(median of ${ROUNDS} alternating rounds of ${seconds} s each; spans to a local OTLP/HTTP sink process, which received ${spans} server spans for ${requests} answered requests)`,
+    );
+    rows.push(
+      { bench: "http", measure: `${CATALOGUE_API} req/s, tracing on / off`, value: signedIn.ratio.toFixed(2), target: ">= 0.9", met: signedIn.ratio >= 0.9 },
+      { bench: "http", measure: `${CATALOGUE_API} req/s, tracing on / off, before any sign-in`, value: fresh.ratio.toFixed(2), target: "", met: null },
+      { bench: "http", measure: `${CATALOGUE_API} CPU per request, tracing off / on`, value: (signedIn.offCpu / signedIn.onCpu).toFixed(2), target: "", met: null },
+      { bench: "http", measure: "server spans exported / requests answered (traced instance)", value: `${spans} / ${requests}`, target: "every request", met: spans >= requests },
+    );
   } finally {
-    sink.kill("SIGTERM");
+    await sink.stop();
   }
 }
 
@@ -173,16 +249,16 @@ let shopLoadSeconds = 0;
 try {
   for (const url of ANONYMOUS) {
     await compare(shop.url, url, ACCEPT);
-    shopLoadSeconds += warmUpSeconds + seconds;
+    shopLoadSeconds += warmUpSeconds + ROUNDS * seconds;
   }
   if (ANONYMOUS.includes(CATALOGUE_API)) {
-    await tracingCost(shop.url);
-    shopLoadSeconds += seconds * TRACING_ROUNDS;
+    await tracingCost(shop);
+    shopLoadSeconds += 2 * seconds * ROUNDS;
   }
   if (only < 0) {
     const cookie = await signedInCookie(shop.url);
     const signedIn = await compare(shop.url, SIGNED_IN_PAGE, { ...ACCEPT, cookie }, `signed-in ${SIGNED_IN_PAGE}`);
-    shopLoadSeconds += warmUpSeconds + seconds;
+    shopLoadSeconds += warmUpSeconds + ROUNDS * seconds;
     // The same page rendered for every request: an instance without the page cache.
     const uncachedShop = await shopInstance({ PAGE_CACHE_ENTRIES: "0" });
     await load(`${uncachedShop.url}${SIGNED_IN_PAGE}`, ACCEPT, warmUpSeconds);
@@ -202,6 +278,6 @@ try {
 } finally {
   await stopInstance(shop);
 }
-console.log(table.join("\n"));
+console.log([...table, ...tracingTable].join("\n"));
 console.log(`\n(${Math.round((performance.now() - started) / 1000)} s, ${os.cpus().length} cores, Node ${process.version})`);
 await reportRows(rows);

@@ -1,9 +1,17 @@
 // Loaded only when tracing is configured (see tracing.ts). Its OpenTelemetry packages are imported
 // dynamically too: the server bundle keeps them as run-time imports of this function alone, so a
 // shop without tracing never reads them.
-import type { Attributes } from "@opentelemetry/api";
+import type { Attributes, TextMapGetter } from "@opentelemetry/api";
 import type { RequestSpan, Tracing } from "./tracing.ts";
 import type { SpanAttributes } from "./port.ts";
+
+type Header = (name: string) => string | undefined;
+
+/** W3C trace context from the request's headers, read through the observer's header function. */
+const HEADERS: TextMapGetter<Header> = {
+  get: (header, key) => (key === "traceparent" || key === "tracestate" ? header(key) : undefined),
+  keys: () => ["traceparent", "tracestate"],
+};
 
 function attributes(input: SpanAttributes): Attributes {
   const out: Attributes = {};
@@ -46,22 +54,20 @@ export async function startOpenTelemetry(options: { url: string; serviceName: st
     enabled: true,
     trace: traced,
     request(method, header, handle) {
-      const carrier = { traceparent: header("traceparent"), tracestate: header("tracestate") };
-      const parent = propagation.extract(ROOT_CONTEXT, carrier, {
-        get: (c, key) => (key === "traceparent" || key === "tracestate" ? c[key] : undefined),
-        keys: () => ["traceparent", "tracestate"],
-      });
+      // Most requests come without a caller's trace: then there is nothing to extract.
+      const parent = header("traceparent") === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, header, HEADERS);
       const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { "http.request.method": method } }, parent);
       const requestSpan: RequestSpan = {
         traceId: span.spanContext().traceId,
         finish(finalMethod, route, status) {
           span.updateName(`${finalMethod} ${route}`);
-          span.setAttributes({ "http.route": route, "http.response.status_code": status });
+          span.setAttribute("http.route", route);
+          span.setAttribute("http.response.status_code", status);
           if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
           span.end();
         },
       };
-      return context.with(trace.setSpan(parent, span), () => handle(requestSpan));
+      return context.with(trace.setSpan(parent, span), handle, undefined, requestSpan);
     },
     async shutdown() {
       await provider.shutdown();

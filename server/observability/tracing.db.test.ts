@@ -62,7 +62,7 @@ describe.each(testEngines())("tracing on %s", (engine) => {
 
     const traceId = randomBytes(16).toString("hex");
     const callerSpanId = randomBytes(8).toString("hex");
-    const orders = await fetch(`${origin}/api/orders`, { headers: { cookie, traceparent: `00-${traceId}-${callerSpanId}-01` } });
+    const orders = await fetch(`${origin}/api/orders`, { headers: { cookie, traceparent: `00-${traceId}-${callerSpanId}-01`, tracestate: "vendor=abc" } });
     expect(orders.status).toBe(200);
     const created = await post("/api/payment/create", { items: [{ id: 4, amount: 1 }], total: PRICE }, { cookie });
     expect(created.status).toBe(200);
@@ -76,7 +76,7 @@ describe.each(testEngines())("tracing on %s", (engine) => {
     });
 
     const request = spans.find(isRequest)!;
-    expect(request).toMatchObject({ kind: SERVER_KIND, parentSpanId: callerSpanId, service: "storefront-test" });
+    expect(request).toMatchObject({ kind: SERVER_KIND, parentSpanId: callerSpanId, traceState: "vendor=abc", service: "storefront-test" });
     expect(request.attributes).toMatchObject({ "http.request.method": "GET", "http.route": "/api/orders", "http.response.status_code": 200 });
     const query = childrenOf(spans, request).find((s) => s.name === "SELECT")!;
     expect(query.traceId).toBe(traceId);

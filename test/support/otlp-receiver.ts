@@ -6,6 +6,8 @@ export interface ReceivedSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
+  /** The W3C tracestate the span carries, when any. */
+  traceState?: string;
   name: string;
   kind: number;
   attributes: Record<string, string | number | boolean>;
