@@ -1,4 +1,7 @@
 import { AuditLog } from "./admin/audit.ts";
+import type { ProductsAdmin } from "./admin/products.ts";
+import { ReadOnlyProducts, readOnlyReason } from "./admin/products-readonly.ts";
+import { DatabaseProducts } from "./admin/products-store.ts";
 import { AuthService } from "./auth/auth.ts";
 import type { Catalogue } from "./catalogue/catalogue.ts";
 import { DatabaseCatalogue } from "./catalogue/database.ts";
@@ -71,6 +74,8 @@ export interface Services {
   readonly stock: StockService | null;
   /** The back office's audit log (issue 23), read-only; writes append to it in their own transactions. */
   readonly audit: AuditLog;
+  /** The back office's products (issue 23): editable in the shop's database, read-only otherwise. */
+  readonly products: ProductsAdmin;
   /**
    * Stops everything in order: open event streams, the LISTEN connections, the mail worker (after
    * the message in flight), then the database, since the others may still be using it. (`main.ts`
@@ -161,6 +166,9 @@ export async function createServices(
     catalogueEvents,
     stock,
     audit: new AuditLog(database.db),
+    products: databaseCatalogue
+      ? new DatabaseProducts({ db: database.db, events: catalogueEvents, catalogue: databaseCatalogue })
+      : new ReadOnlyProducts(catalogue, readOnlyReason(config.CATALOGUE_URL)),
     async close() {
       readiness.drain();
       orderFeed.closeAll();

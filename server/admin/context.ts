@@ -1,6 +1,7 @@
 import type { SessionUser } from "../auth/auth.ts";
 import type { Services } from "../services.ts";
 import type { Actor, AuditPage } from "./audit.ts";
+import type { ProductsAdmin } from "./products.ts";
 
 /**
  * What the back office's pages may do, handed to their loaders and actions only when the admin gate
@@ -10,11 +11,14 @@ import type { Actor, AuditPage } from "./audit.ts";
 export interface AdminContext {
   actor: Actor;
   audit: { page(query: { limit: number; before?: string }): Promise<AuditPage> };
+  /** /admin/products: the same service as /api/admin/products. */
+  products: ProductsAdmin;
 }
 
-export function adminContext(services: Pick<Services, "audit">, staff: SessionUser): AdminContext {
+export function adminContext(services: Pick<Services, "audit" | "products">, staff: SessionUser): AdminContext {
   return {
     actor: { id: staff.uid, name: staff.email },
     audit: services.audit,
+    products: services.products,
   };
 }

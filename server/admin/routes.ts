@@ -5,6 +5,7 @@ import { jsonResponse } from "../http/json-response.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { Services } from "../services.ts";
+import { productRoutes } from "./products-routes.ts";
 
 const pageQuery = z.object({
   limit: limitParam(100).default(50),
@@ -15,7 +16,7 @@ const pageQuery = z.object({
  * /api/admin: the back office's API. Mounted behind the admin gate (server/admin/gate.ts): every
  * handler here runs for a verified admin only, who is `c.get("staff")`.
  */
-export function adminRoutes(services: Pick<Services, "audit">): Hono<AppEnv> {
+export function adminRoutes(services: Pick<Services, "audit" | "products">): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
 
   /** The audit log, newest first: { entries, next } (next: the cursor for ?before=, or null). */
@@ -24,6 +25,8 @@ export function adminRoutes(services: Pick<Services, "audit">): Hono<AppEnv> {
     if (!page.ok) throw new HttpError(400, page.message);
     return jsonResponse(c, { entries: page.entries, next: page.next });
   });
+
+  api.route("/products", productRoutes(services.products));
 
   return api;
 }

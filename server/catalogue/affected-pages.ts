@@ -14,7 +14,8 @@ const shown = ({ stock, ...rest }: Product): string => JSON.stringify({ ...rest,
  * refresh) affects every page.
  */
 export class AffectedPages {
-  private shown = new Map<number, string>();
+  /** What each product shows, and where (its category): a product that left keeps taking its category's pages with it. */
+  private shown = new Map<number, { text: string; category: string }>();
 
   constructor(initial: readonly Product[] = []) {
     this.remember(initial);
@@ -26,13 +27,14 @@ export class AffectedPages {
     this.shown = new Map();
     this.remember(products);
     if (!change || change.ids === null) return () => true;
-    const changed = change.ids.filter((id) => before.get(id) !== this.shown.get(id));
-    const categories = new Set(products.filter((p) => changed.includes(p.id)).map((p) => p.category));
+    const changed = change.ids.filter((id) => before.get(id)?.text !== this.shown.get(id)?.text);
+    // Before and after: a product archived or moved leaves its old category's results too.
+    const categories = new Set(changed.flatMap((id) => [before.get(id)?.category, this.shown.get(id)?.category]).filter((c): c is string => c !== undefined));
     return pagesShowing(new Set(changed), categories);
   }
 
   private remember(products: readonly Product[]) {
-    for (const product of products) this.shown.set(product.id, shown(product));
+    for (const product of products) this.shown.set(product.id, { text: shown(product), category: product.category });
   }
 }
 
