@@ -15,6 +15,12 @@ export default [
   route("language", "routes/language.tsx"),
   route("search", "routes/search.tsx"),
   // Issue 23: the back office, for admins only (anyone else gets this app's 404).
-  route("admin", "routes/admin/layout.tsx", [index("routes/admin/index.tsx"), route("audit", "routes/admin/audit.tsx")]),
+  route("admin", "routes/admin/layout.tsx", [
+    index("routes/admin/index.tsx"),
+    route("audit", "routes/admin/audit.tsx"),
+    route("products", "routes/admin/products.tsx"),
+    route("products/new", "routes/admin/products-new.tsx"),
+    route("products/:productId", "routes/admin/products-edit.tsx"),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,4 +1,5 @@
 /** The back office's sections, in the order its navigation shows them. */
 export const ADMIN_SECTIONS: ReadonlyArray<{ to: string; label: string; description: string }> = [
+  { to: "/admin/products", label: "Products", description: "Every product: find, add, edit, picture, stock, archive." },
   { to: "/admin/audit", label: "Audit log", description: "Every change made in the back office: who, what, when, before and after." },
 ];

@@ -42,7 +42,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
   it("answers 404 to anonymous visitors and customers", async () => {
     const { app } = await setup();
     const customer = await signUp(app, "ada@example.com");
-    for (const headers of [{}, { cookie: customer }]) {
+    for (const headers of [{}, { cookie: customer }] as Array<Record<string, string>>) {
       expect((await app.request("/api/admin/products", { headers })).status).toBe(404);
       expect((await app.request("/api/admin/products/1", { ...jsonPost({ version: 1 }), method: "PUT", headers: { ...jsonPost({}).headers, ...headers } })).status).toBe(404);
       expect((await app.request(`${TEST_ORIGIN}/admin/products`, { headers })).status).toBe(404);
@@ -175,9 +175,9 @@ describe.each(testEngines())("admin products on %s", (engine) => {
   it("takes a PNG, JPEG or WebP picture of up to 5 MB, checked by its content, and serves it from our origin", async () => {
     const { app, api, admin, settled } = await setup();
     const png = await sharp({ create: { width: 600, height: 400, channels: 3, background: "#c0392b" } }).png().withMetadata({ exif: { IFD0: { Copyright: "secret camera" } } }).toBuffer();
-    const upload = (body: Uint8Array, type: string) =>
+    const upload = (body: Uint8Array<ArrayBuffer>, type: string) =>
       app.request(`${TEST_ORIGIN}/api/admin/products/${RING}/image`, { method: "POST", headers: { cookie: admin, origin: TEST_ORIGIN, "content-type": type }, body });
-    const saved = await upload(png, "image/png");
+    const saved = await upload(new Uint8Array(png), "image/png");
     expect(saved.status).toBe(200);
     const product = (await saved.json()) as AdminProduct;
     expect(product.image).toMatch(/^\/images\/products\/uploads\/[0-9a-f]{32}\/480$/);
