@@ -202,7 +202,7 @@ test.describe("a price change on two instances", () => {
     if (!skipped) await postgres(DATABASE_URL, `drop schema ${schema} cascade`);
   });
 
-  test("an admin changes a price through nginx; every instance's product page and API show it within 1 s", async ({ browser, pageErrors }) => {
+  test("an admin changes a price through nginx; every instance's product page and API show it within 1 s, and serves its new picture", async ({ browser, pageErrors }) => {
     test.skip(skipped !== "", skipped);
     test.setTimeout(90_000);
     const { url, instances } = cluster!;
@@ -231,6 +231,22 @@ test.describe("a price change on two instances", () => {
     for (const instance of instances) {
       await open(watcher, `${instance.url}/products/8`);
       await expect(watcher.getByRole("main").getByText("$612.34", { exact: true }).first()).toBeVisible();
+    }
+
+    // A picture of about 3 MB (noise compresses badly) through nginx: whichever instance took it,
+    // every instance serves it (it is kept in the database).
+    const noise = Buffer.alloc(1000 * 1000 * 3);
+    for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
+    const png = await sharp(noise, { raw: { width: 1000, height: 1000, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    expect(png.length).toBeGreaterThan(2 * 1024 * 1024);
+    await page.getByLabel("PNG, JPEG or WebP, up to 5 MB").setInputFiles({ name: "ring.png", mimeType: "image/png", buffer: png });
+    await page.getByRole("button", { name: "Upload picture", exact: true }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Picture saved." })).toBeVisible();
+    const src = await page.getByRole("img", { name: /^Picture of / }).getAttribute("src");
+    for (const instance of instances) {
+      const picture = await watcher.request.get(`${instance.url}${src}`, { headers: { accept: "image/webp" } });
+      expect(picture.status()).toBe(200);
+      expect(picture.headers()["content-type"]).toBe("image/webp");
     }
     expect(pageErrors).toEqual([]);
   });
