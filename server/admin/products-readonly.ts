@@ -42,7 +42,8 @@ export class ReadOnlyProducts implements ProductsAdmin {
     const words = q.trim().toLowerCase();
     const found = (await this.catalogue.list()).filter((p) => (!words || p.title.toLowerCase().includes(words)) && (!category || p.category === category));
     const stock = (p: Product) => p.stock ?? Number.POSITIVE_INFINITY;
-    if (sort !== "id") found.sort((a, b) => (sort === "stock" ? stock(a) - stock(b) : stock(b) - stock(a)) || a.id - b.id);
+    // As the database orders them: ties by id, in the same direction.
+    if (sort !== "id") found.sort((a, b) => (sort === "stock" ? stock(a) - stock(b) || a.id - b.id : stock(b) - stock(a) || b.id - a.id));
     const pages = Math.max(1, Math.ceil(found.length / limit));
     const at = Math.min(page, pages);
     return { products: found.slice((at - 1) * limit, at * limit).map(shape), total: found.length, page: at, pages, limit };

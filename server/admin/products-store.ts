@@ -68,15 +68,24 @@ export class DatabaseProducts implements ProductsAdmin {
     const words = q.trim().toLowerCase();
     if (words) query = query.where(sql<boolean>`lower(title) like ${`%${likeEscaped(words)}%`} escape '\\'`);
     if (category) query = query.where("category", "=", category);
-    const { total } = await query.select((eb) => eb.fn.countAll<number | string>().as("total")).executeTakeFirstOrThrow();
-    const count = Number(total);
-    const pages = Math.max(1, Math.ceil(count / limit));
+    // Ties by id in the same direction, so the (stock, id) index gives the order, read either way, without a sort.
+    const ordered =
+      sort === "id" ? query.selectAll().orderBy("id", "asc") : query.selectAll().orderBy("stock", sort === "stock" ? "asc" : "desc").orderBy("id", sort === "stock" ? "asc" : "desc");
+    const read = (at: number) => ordered.limit(limit).offset((at - 1) * limit);
+    const count = async () => Number((await query.select((eb) => eb.fn.countAll<number | string>().as("total")).executeTakeFirstOrThrow()).total);
+    // A title search reads every row anyway: its count comes in the same scan (a window). Without
+    // one, the count comes from an index and the page from an ordered index scan.
+    let rows: Row[] | null = null;
+    let total: number;
+    if (words) {
+      const found = await read(page).select((eb) => eb.fn.countAll<number | string>().over().as("found")).execute();
+      total = found.length > 0 ? Number(found[0]!.found) : await count();
+      if (found.length > 0) rows = found;
+    } else total = await count();
+    const pages = Math.max(1, Math.ceil(total / limit));
     const at = Math.min(page, pages);
-    let ordered = query.selectAll();
-    if (sort === "stock") ordered = ordered.orderBy("stock", "asc");
-    if (sort === "-stock") ordered = ordered.orderBy("stock", "desc");
-    const rows = await ordered.orderBy("id", "asc").limit(limit).offset((at - 1) * limit).execute();
-    return { products: rows.map((row) => this.shape(row)), total: count, page: at, pages, limit };
+    rows ??= await read(at).execute();
+    return { products: rows.map((row) => this.shape(row)), total, page: at, pages, limit };
   }
 
   async get(id: number): Promise<AdminProduct | null> {

@@ -60,6 +60,12 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     const search = (await (await api.get("/api/admin/products?q=RING")).json()) as { products: AdminProduct[] };
     expect(search.products.length).toBeGreaterThan(0);
     expect(search.products.every((p) => p.title.toLowerCase().includes("ring"))).toBe(true);
+    // A page past the end is the last one, with or without a search.
+    for (const query of ["q=ring&limit=1&page=99", "limit=5&page=99"]) {
+      const beyond = (await (await api.get(`/api/admin/products?${query}`)).json()) as { products: AdminProduct[]; page: number; pages: number; total: number };
+      expect(beyond.page).toBe(beyond.pages);
+      expect(beyond.products.length).toBe(beyond.total - (beyond.pages - 1) * (query.startsWith("q") ? 1 : 5));
+    }
     // LIKE's wildcards are plain characters in a search.
     expect(((await (await api.get("/api/admin/products?q=%25")).json()) as { total: number }).total).toBe(0);
     const jewels = (await (await api.get("/api/admin/products?category=jewelery&sort=stock")).json()) as { products: AdminProduct[] };
