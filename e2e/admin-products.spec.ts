@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
-import pg from "pg";
 import sharp from "sharp";
-import { type Cluster, freePort, nginxBinary, startCluster } from "../test/support/local-cluster.ts";
+import { freePort } from "../test/support/local-cluster.ts";
+import { type PostgresCluster, postgresCluster } from "../test/support/postgres-cluster.ts";
 import { type RunningServer, startServer } from "../test/support/server-process.ts";
 import { expect, expectNoSeriousViolations, open, registerAccount, test, uniqueEmail, viewports } from "./support.ts";
 
@@ -181,31 +181,21 @@ test("a customer and an anonymous visitor get the shop's 404 for the back office
 // product page and API within 1 s (the catalogue-changed event over LISTEN/NOTIFY). Skipped, saying
 // why, without PostgreSQL or nginx; REQUIRE_NGINX=1 (CI) makes a missing nginx a failure.
 test.describe("a price change on two instances", () => {
-  const DATABASE_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
-  const schema = `e2e_admin_${Date.now().toString(36)}_${process.pid}`;
   const admin = "admin.cluster@example.com";
-  let cluster: Cluster | null = null;
-  let skipped = "";
+  let shops: PostgresCluster | null = null;
 
   test.beforeAll(async () => {
-    if (!nginxBinary()) {
-      if (process.env.REQUIRE_NGINX === "1") throw new Error("REQUIRE_NGINX=1 but nginx is not installed");
-      skipped = "nginx is not installed (Debian: apt-get install -y nginx)";
-    } else if (!(await postgres(DATABASE_URL, `create schema ${schema}`))) skipped = `no PostgreSQL answers at ${DATABASE_URL}`;
-    if (skipped) return console.log(`Admin price change on two instances skipped: ${skipped}.`);
-    const databaseUrl = `${DATABASE_URL}${DATABASE_URL.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    cluster = await startCluster({ databaseUrl, env: { AUTH_RATE_LIMIT_MAX: "1000", ADMIN_EMAILS: admin } });
+    shops = await postgresCluster("Admin price change on two instances", { ADMIN_EMAILS: admin });
   });
 
   test.afterAll(async () => {
-    await cluster?.close();
-    if (!skipped) await postgres(DATABASE_URL, `drop schema ${schema} cascade`);
+    await shops?.close();
   });
 
   test("an admin changes a price through nginx; every instance's product page and API show it within 1 s, and serves its new picture", async ({ browser, pageErrors }) => {
-    test.skip(skipped !== "", skipped);
+    test.skip(shops!.skipped !== "", shops!.skipped);
     test.setTimeout(90_000);
-    const { url, instances } = cluster!;
+    const { url, instances } = shops!.cluster!;
     const page = await (await browser.newContext({ baseURL: url })).newPage();
     const watcher = await browser.newPage();
     // Each instance has the page cached, and its API answer prepared, with the old price.
@@ -251,16 +241,3 @@ test.describe("a price change on two instances", () => {
     expect(pageErrors).toEqual([]);
   });
 });
-
-async function postgres(url: string, statement: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
-  try {
-    await client.connect();
-    await client.query(statement);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
