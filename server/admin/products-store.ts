@@ -71,20 +71,14 @@ export class DatabaseProducts implements ProductsAdmin {
     // Ties by id in the same direction, so the (stock, id) index gives the order, read either way, without a sort.
     const ordered =
       sort === "id" ? query.selectAll().orderBy("id", "asc") : query.selectAll().orderBy("stock", sort === "stock" ? "asc" : "desc").orderBy("id", sort === "stock" ? "asc" : "desc");
-    const read = (at: number) => ordered.limit(limit).offset((at - 1) * limit);
-    const count = async () => Number((await query.select((eb) => eb.fn.countAll<number | string>().as("total")).executeTakeFirstOrThrow()).total);
-    // A title search reads every row anyway: its count comes in the same scan (a window). Without
-    // one, the count comes from an index and the page from an ordered index scan.
-    let rows: Row[] | null = null;
-    let total: number;
-    if (words) {
-      const found = await read(page).select((eb) => eb.fn.countAll<number | string>().over().as("found")).execute();
-      total = found.length > 0 ? Number(found[0]!.found) : await count();
-      if (found.length > 0) rows = found;
-    } else total = await count();
+    const read = (at: number) => ordered.limit(limit).offset((at - 1) * limit).execute();
+    // The count and the page side by side (two connections on PostgreSQL); a page past the end is
+    // read again as the last one.
+    const [{ found }, asked] = await Promise.all([query.select((eb) => eb.fn.countAll<number | string>().as("found")).executeTakeFirstOrThrow(), read(page)]);
+    const total = Number(found);
     const pages = Math.max(1, Math.ceil(total / limit));
     const at = Math.min(page, pages);
-    rows ??= await read(at).execute();
+    const rows = at === page ? asked : await read(at);
     return { products: rows.map((row) => this.shape(row)), total, page: at, pages, limit };
   }
 
