@@ -138,6 +138,41 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     }
   });
 
+  it("the edit page's forms work before any script: a save, a stale save (409, the issue's words), an archive", async () => {
+    const { app, admin } = await setup();
+    const post = (fields: Record<string, string>) =>
+      app.request(`${TEST_ORIGIN}/admin/products/${RING}`, {
+        method: "POST",
+        headers: { cookie: admin, origin: TEST_ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const page = await app.request(`${TEST_ORIGIN}/admin/products/${RING}`, { headers: { cookie: admin } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("cache-control")).toBe("private, no-store");
+    const fields = { title: "Solitaire Ring", price: "600.00", category: "jewelery", stock: "4", description: "Lab-grown." };
+    const saved = await post({ ...fields, intent: "save", version: "1" });
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).toContain("Saved.");
+    const stale = await post({ ...fields, price: "1.00", intent: "save", version: "1" });
+    expect(stale.status).toBe(409);
+    const html = await stale.text();
+    expect(html).toContain("This product was changed by someone else. Reload to see the changes.");
+    // The refused form still shows what was sent, and the version it started from.
+    expect(html).toContain('value="1.00"');
+    expect(html).toMatch(/name="version" value="1"/);
+    const invalid = await post({ ...fields, price: "12.345", intent: "save", version: "2" });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.text()).toContain("The price can have at most two decimals.");
+    expect((await post({ intent: "archive", version: "2" })).status).toBe(200);
+    const created = await app.request(`${TEST_ORIGIN}/admin/products/new`, {
+      method: "POST",
+      headers: { cookie: admin, origin: TEST_ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ...fields, title: "Pearl studs" }).toString(),
+    });
+    expect(created.status).toBe(302);
+    expect(created.headers.get("location")).toBe(`/admin/products/${COUNT + 1}`);
+  });
+
   it("archives a product: gone from the shop's pages, its API and its search, still on the orders that bought it", async () => {
     const { app, api, settled } = await setup();
     const cookie = await signUp(app, "ada@example.com");
@@ -223,5 +258,11 @@ describe("admin products with a catalogue the shop does not keep", () => {
     const write = await app.request("/api/admin/products/1/archive", { ...jsonPost({}), headers: { ...jsonPost({}).headers, cookie: admin } });
     expect(write.status).toBe(409);
     expect(await write.json()).toEqual({ error: reason });
+    // The page lists them too, says why, and offers nothing to change.
+    const { app: pages } = await testApp({ env: { CATALOGUE_URL: "https://fakestoreapi.com" }, database: services.database, ssr: await builtPages() });
+    const html = await (await pages.request(`${TEST_ORIGIN}/admin/products`, { headers: { cookie: admin } })).text();
+    expect(html).toContain(reason);
+    expect(html).toContain(list.products[0]!.title.replaceAll("'", "&#x27;"));
+    expect(html).not.toContain("Add a product");
   });
 });
