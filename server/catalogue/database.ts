@@ -143,7 +143,8 @@ export class DatabaseCatalogue implements Catalogue {
       .select(
         sql<number | string | null>`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.expires_at <= ${now})`.as("lapsed"),
       );
-    if (ids) query = query.where("p.id", "in", ids.length > 0 ? ids : [0]);
+    if (ids?.length === 0) return;
+    if (ids) query = query.where("p.id", "in", ids);
     const rows = (await query.orderBy("p.id").execute()) as Row[];
     const fresh = rows.filter((row) => row.archived_at === null).map((row) => this.product(row));
     if (!ids) {

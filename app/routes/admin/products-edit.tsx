@@ -53,7 +53,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   return data(refused, { status: outcome.status });
 }
 
-export default function EditProduct({ loaderData: { product, categories }, actionData }: Route.ComponentProps) {
+export default function EditProduct({ loaderData: { product, categories, source }, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" ? String(navigation.formData?.get("intent")) : null;
   const refused = actionData && !actionData.ok ? actionData : null;
@@ -78,6 +78,7 @@ export default function EditProduct({ loaderData: { product, categories }, actio
         <Link to="/admin/products">All products</Link>
       </p>
       <h1 id="product-heading">{product.title}</h1>
+      {!source.editable && <p className="admin-products__notice">{source.reason}</p>}
       <p className="admin-products__meta">
         Product {product.id} · version {product.version} · {product.archived ? "Archived" : "On sale"} · {product.reserved} held by checkouts
       </p>
