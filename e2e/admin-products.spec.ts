@@ -177,9 +177,10 @@ test("a customer and an anonymous visitor get the shop's 404 for the back office
   }
 });
 
-// Two shops on one PostgreSQL behind nginx: an admin's price change reaches the other instance's
-// product page and API within 1 s (the catalogue-changed event over LISTEN/NOTIFY). Skipped, saying
-// why, without PostgreSQL or nginx; REQUIRE_NGINX=1 (CI) makes a missing nginx a failure.
+// Two shops on one PostgreSQL behind nginx: an admin's price and title change reach every
+// instance's product page, API and search within 1 s (the catalogue-changed event over
+// LISTEN/NOTIFY), and a picture uploaded through either is served by both. Skipped, saying why,
+// without PostgreSQL or nginx; REQUIRE_NGINX=1 (CI) makes a missing nginx a failure.
 test.describe("a price change on two instances", () => {
   const admin = "admin.cluster@example.com";
   let shops: PostgresCluster | null = null;
@@ -192,7 +193,7 @@ test.describe("a price change on two instances", () => {
     await shops?.close();
   });
 
-  test("an admin changes a price through nginx; every instance's product page and API show it within 1 s, and serves its new picture", async ({ browser, pageErrors }) => {
+  test("an admin changes a price and a title through nginx; every instance's product page, API and search show them within 1 s, and serve its new picture", async ({ browser, pageErrors }) => {
     test.skip(shops!.skipped !== "", shops!.skipped);
     test.setTimeout(90_000);
     const { url, instances } = shops!.cluster!;
@@ -207,6 +208,7 @@ test.describe("a price change on two instances", () => {
     await registerAccount(page, admin);
     await open(page, "/admin/products/8");
     await page.getByLabel("Price (US dollars)").fill("612.34");
+    await page.getByLabel("Title", { exact: true }).fill("Solitaire Ring, Marquise Cut");
     await page.getByRole("button", { name: "Save changes", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
     const saved = Date.now();
@@ -215,9 +217,11 @@ test.describe("a price change on two instances", () => {
         const html = await (await watcher.request.get(`${instance.url}/products/8`)).text();
         expect(html).toContain("$612.34");
         expect(((await (await watcher.request.get(`${instance.url}/api/catalogue/products/8`)).json()) as { price: number }).price).toBe(612.34);
+        const found = (await (await watcher.request.get(`${instance.url}/api/search?q=marquise`)).json()) as { results: Array<{ id: number }> };
+        expect(found.results.map((r) => r.id)).toEqual([8]);
       }).toPass({ timeout: Math.max(1, 1_000 - (Date.now() - saved)), intervals: [50] });
     }
-    console.log(`The new price showed on ${instances.length} instances ${Date.now() - saved} ms after the save.`);
+    console.log(`The change showed on ${instances.length} instances ${Date.now() - saved} ms after the save.`);
     for (const instance of instances) {
       await open(watcher, `${instance.url}/products/8`);
       await expect(watcher.getByRole("main").getByText("$612.34", { exact: true }).first()).toBeVisible();
