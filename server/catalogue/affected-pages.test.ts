@@ -33,6 +33,14 @@ describe("the pages a catalogue change affects", () => {
     expect(KEYS.filter(moved.of({ ids: [8] }, after))).toEqual(["/", "/?utm=1", "/products/8", "/products/008", "/results/jewelery", "/results/electronics", "/search?q=ring", "/cart"]);
   });
 
+  it("a product it has not seen yet counts as changed; a product the change does not name is not looked at", () => {
+    const pages = new AffectedPages();
+    expect(KEYS.filter(pages.of({ ids: [2] }, before))).toContain("/products/2");
+    expect(KEYS.filter(pages.of({ ids: [2] }, before))).toEqual(["/cart"]);
+    const after = [product(8, "jewelery", 0), ...before.slice(1)];
+    expect(KEYS.filter(pages.of({ ids: [2] }, after))).toEqual(["/cart"]);
+  });
+
   it("a change without ids (a remote refresh) drops everything", () => {
     expect(KEYS.filter(new AffectedPages(before).of({ ids: null }, before))).toEqual(KEYS);
     expect(KEYS.filter(new AffectedPages(before).of(undefined, before))).toEqual(KEYS);
