@@ -18,6 +18,9 @@ export default [
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/index.tsx"),
     route("audit", "routes/admin/audit.tsx"),
+    route("products", "routes/admin/products.tsx"),
+    route("products/new", "routes/admin/products-new.tsx"),
+    route("products/:productId", "routes/admin/products-edit.tsx"),
     route("orders", "routes/admin/orders.tsx"),
     route("orders/:orderId", "routes/admin/order.tsx"),
     route("mail", "routes/admin/mail.tsx"),

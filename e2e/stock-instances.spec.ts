@@ -1,6 +1,4 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
-import { type Cluster, nginxBinary, startCluster } from "../test/support/local-cluster.ts";
+import { type PostgresCluster, postgresCluster } from "../test/support/postgres-cluster.ts";
 import { card, expect, expectCartCount, open, productById, registerAccount, test } from "./support.ts";
 
 // Issue 22 on several instances: two shops on one PostgreSQL behind nginx. A shopper buys the
@@ -9,44 +7,20 @@ import { card, expect, expectCartCount, open, productById, registerAccount, test
 // PostgreSQL or nginx; REQUIRE_NGINX=1 (CI) makes a missing nginx a failure.
 
 const RING = productById(8); // 3 units in catalogue/products.json
-const DATABASE_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
-
-async function admin(statement: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });
-  try {
-    await client.connect();
-    await client.query(statement);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-let cluster: Cluster | null = null;
-let skipped = "";
-const schema = `e2e_${randomBytes(5).toString("hex")}`;
+let shops: PostgresCluster | null = null;
 
 test.beforeAll(async () => {
-  if (!nginxBinary()) {
-    if (process.env.REQUIRE_NGINX === "1") throw new Error("REQUIRE_NGINX=1 but nginx is not installed");
-    skipped = "nginx is not installed (Debian: apt-get install -y nginx)";
-  } else if (!(await admin(`create schema ${schema}`))) skipped = `no PostgreSQL answers at ${DATABASE_URL}`;
-  if (skipped) return console.log(`Stock on two instances skipped: ${skipped}.`);
-  const databaseUrl = `${DATABASE_URL}${DATABASE_URL.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  cluster = await startCluster({ databaseUrl, env: { AUTH_RATE_LIMIT_MAX: "1000" } });
+  shops = await postgresCluster("Stock on two instances");
 });
 
 test.afterAll(async () => {
-  await cluster?.close();
-  if (!skipped) await admin(`drop schema ${schema} cascade`);
+  await shops?.close();
 });
 
 test("the last units bought through nginx are gone from every instance's product page", async ({ browser }) => {
-  test.skip(skipped !== "", skipped);
+  test.skip(shops!.skipped !== "", shops!.skipped);
   test.setTimeout(90_000);
-  const { url, instances } = cluster!;
+  const { url, instances } = shops!.cluster!;
   const shopper = await (await browser.newContext({ baseURL: url })).newPage();
   const watcher = await browser.newPage();
   for (const instance of instances) {

@@ -28,7 +28,7 @@ export function pages(
     // Issue 22: only the pages that show a changed product go (a sale must not empty the cache).
     const affected = new AffectedPages();
     void services.catalogue.list().then(
-      (products) => affected.of({ ids: [] }, products),
+      (products) => affected.remember(products),
       () => {},
     );
     services.catalogue.onChange((change) => {

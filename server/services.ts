@@ -1,4 +1,7 @@
 import { AuditLog } from "./admin/audit.ts";
+import type { ProductsAdmin } from "./admin/products.ts";
+import { ReadOnlyProducts, readOnlyReason } from "./admin/products-readonly.ts";
+import { DatabaseProducts } from "./admin/products-store.ts";
 import { AuthService } from "./auth/auth.ts";
 import type { Catalogue } from "./catalogue/catalogue.ts";
 import { DatabaseCatalogue } from "./catalogue/database.ts";
@@ -74,6 +77,8 @@ export interface Services {
   readonly audit: AuditLog;
   /** Refunds (issue 23): exactly once per Idempotency-Key, never past what was paid. */
   readonly refunds: RefundsService;
+  /** The back office's products (issue 23): editable in the shop's database, read-only otherwise. */
+  readonly products: ProductsAdmin;
   /**
    * Stops everything in order: open event streams, the LISTEN connections, the mail worker (after
    * the message in flight), then the database, since the others may still be using it. (`main.ts`
@@ -167,6 +172,9 @@ export async function createServices(
     stock,
     audit: new AuditLog(database.db),
     refunds,
+    products: databaseCatalogue
+      ? new DatabaseProducts({ db: database.db, events: catalogueEvents, catalogue: databaseCatalogue })
+      : new ReadOnlyProducts(catalogue, readOnlyReason(config.CATALOGUE_URL)),
     async close() {
       readiness.drain();
       orderFeed.closeAll();

@@ -3,6 +3,7 @@ import type { Services } from "../services.ts";
 import { type OutboxPage, outboxPage } from "../mail/outbox.ts";
 import type { Actor, AuditPage } from "./audit.ts";
 import { AdminOrders } from "./orders.ts";
+import type { ProductsAdmin } from "./products.ts";
 
 /**
  * What the back office's pages may do, handed to their loaders and actions only when the admin gate
@@ -16,13 +17,16 @@ export interface AdminContext {
   orders: Pick<AdminOrders, "page" | "detail" | "refund">;
   /** The mail outbox: what was sent, what waits, what failed. */
   mail: { page(query: { status?: "pending" | "sent" | "failed"; limit: number; before?: string }): Promise<OutboxPage> };
+  /** /admin/products: the same service as /api/admin/products. */
+  products: ProductsAdmin;
 }
 
-export function adminContext(services: Pick<Services, "audit" | "database" | "orders" | "refunds">, staff: SessionUser): AdminContext {
+export function adminContext(services: Pick<Services, "audit" | "database" | "orders" | "refunds" | "products">, staff: SessionUser): AdminContext {
   return {
     actor: { id: staff.uid, name: staff.email },
     audit: services.audit,
     orders: new AdminOrders(services.database.db, services.orders, services.refunds),
     mail: { page: (query) => outboxPage(services.database.db, query) },
+    products: services.products,
   };
 }

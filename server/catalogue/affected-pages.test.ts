@@ -25,6 +25,22 @@ describe("the pages a catalogue change affects", () => {
     expect(KEYS.filter(pages.of({ ids: [2] }, after))).toContain("/results/men's%20clothing");
   });
 
+  it("an archived product (gone from the list) drops its page and its category's results, and moving one drops both categories", () => {
+    const archived = new AffectedPages(before);
+    expect(KEYS.filter(archived.of({ ids: [8] }, before.slice(1)))).toEqual(["/", "/?utm=1", "/products/8", "/products/008", "/results/jewelery", "/search?q=ring", "/cart"]);
+    const moved = new AffectedPages(before);
+    const after = [{ ...before[0]!, category: "electronics" }, ...before.slice(1)];
+    expect(KEYS.filter(moved.of({ ids: [8] }, after))).toEqual(["/", "/?utm=1", "/products/8", "/products/008", "/results/jewelery", "/results/electronics", "/search?q=ring", "/cart"]);
+  });
+
+  it("a product it has not seen yet counts as changed; a product the change does not name is not looked at", () => {
+    const pages = new AffectedPages();
+    expect(KEYS.filter(pages.of({ ids: [2] }, before))).toContain("/products/2");
+    expect(KEYS.filter(pages.of({ ids: [2] }, before))).toEqual(["/cart"]);
+    const after = [product(8, "jewelery", 0), ...before.slice(1)];
+    expect(KEYS.filter(pages.of({ ids: [2] }, after))).toEqual(["/cart"]);
+  });
+
   it("a change without ids (a remote refresh) drops everything", () => {
     expect(KEYS.filter(new AffectedPages(before).of({ ids: null }, before))).toEqual(KEYS);
     expect(KEYS.filter(new AffectedPages(before).of(undefined, before))).toEqual(KEYS);

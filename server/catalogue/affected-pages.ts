@@ -14,25 +14,37 @@ const shown = ({ stock, ...rest }: Product): string => JSON.stringify({ ...rest,
  * refresh) affects every page.
  */
 export class AffectedPages {
-  private shown = new Map<number, string>();
+  /** What each product shows, and where (its category): a product that left keeps taking its category's pages with it. */
+  private shown = new Map<number, { text: string; category: string }>();
 
   constructor(initial: readonly Product[] = []) {
     this.remember(initial);
   }
 
-  /** The pages `change` affects, given the catalogue's products after it. */
+  /**
+   * The pages `change` affects, given the catalogue's products after it. Only the products a change
+   * names are compared (a sale among 10,000 products looks at one); one never seen before counts as
+   * changed.
+   */
   of(change: CatalogueChange | undefined, products: readonly Product[]): (key: string) => boolean {
-    const before = this.shown;
-    this.shown = new Map();
-    this.remember(products);
-    if (!change || change.ids === null) return () => true;
-    const changed = change.ids.filter((id) => before.get(id) !== this.shown.get(id));
-    const categories = new Set(products.filter((p) => changed.includes(p.id)).map((p) => p.category));
+    if (!change || change.ids === null) {
+      this.shown = new Map();
+      this.remember(products);
+      return () => true;
+    }
+    const named = new Set(change.ids);
+    const before = new Map(change.ids.map((id) => [id, this.shown.get(id)]));
+    for (const id of named) this.shown.delete(id);
+    this.remember(products.filter((p) => named.has(p.id)));
+    const changed = change.ids.filter((id) => before.get(id)?.text !== this.shown.get(id)?.text);
+    // Before and after: a product archived or moved leaves its old category's results too.
+    const categories = new Set(changed.flatMap((id) => [before.get(id)?.category, this.shown.get(id)?.category]).filter((c): c is string => c !== undefined));
     return pagesShowing(new Set(changed), categories);
   }
 
-  private remember(products: readonly Product[]) {
-    for (const product of products) this.shown.set(product.id, shown(product));
+  /** Takes note of what these products show, so that their next change can be compared with it. */
+  remember(products: readonly Product[]): void {
+    for (const product of products) this.shown.set(product.id, { text: shown(product), category: product.category });
   }
 }
 

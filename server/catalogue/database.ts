@@ -6,6 +6,7 @@ import { EmbeddedCatalogue, PRODUCT_IMAGE_PATH } from "./embedded.ts";
 import type { CatalogueEvents } from "./events.ts";
 import type { Product } from "./product.ts";
 import { seedCatalogue } from "./seed.ts";
+import { UPLOADS_DIR, UploadedImages } from "./uploaded-images.ts";
 
 interface Row {
   id: number;
@@ -20,16 +21,21 @@ interface Row {
   reserved: number;
   /** Units of reservations that have expired but not been swept yet: available again. */
   lapsed: number | string | null;
+  archived_at: number | string | null;
 }
 
 /**
  * The catalogue in the shop's database (the default): products, categories and stock, seeded once
  * from catalogue/products.json. Pages read a copy held in memory; the copy is read again whenever
  * a catalogue-changed event arrives from any instance (a sale, a reservation, a stock change), and
- * listeners hear which products changed. The pictures are the embedded drawings, served as before.
+ * listeners hear which products changed (only those are read again). Archived products (issue 23)
+ * are not in the copy: gone from pages, search and the API. The pictures are the embedded drawings,
+ * served as before, and those uploaded in the back office (uploaded-images.ts).
  */
 export class DatabaseCatalogue implements Catalogue {
   readonly images: ImageSource;
+  /** Pictures uploaded in the back office. */
+  readonly uploads: UploadedImages;
   private products: Product[] = [];
   private readonly listeners = new Set<(change: CatalogueChange) => void>();
   private readonly drawings = new EmbeddedCatalogue();
@@ -45,7 +51,12 @@ export class DatabaseCatalogue implements Catalogue {
     private readonly log: Logger,
     private readonly now: () => number,
   ) {
-    this.images = this.drawings.images;
+    this.uploads = new UploadedImages(database.db);
+    const drawings = this.drawings.images;
+    this.images = {
+      basePath: PRODUCT_IMAGE_PATH,
+      serve: (path, request) => (path.startsWith(UPLOADS_DIR) ? this.uploads.serve(path.slice(UPLOADS_DIR.length), request) : drawings.serve(path, request)),
+    };
     this.unsubscribe = events.subscribe((change) => this.changed(change));
   }
 
@@ -102,7 +113,7 @@ export class DatabaseCatalogue implements Catalogue {
         this.pending = null;
         this.pendingAll = false;
         try {
-          await this.reload();
+          await this.reload(change.ids);
         } catch (error) {
           this.log.error({ err: error }, "catalogue reload failed; pages keep the previous copy");
           return;
@@ -120,17 +131,28 @@ export class DatabaseCatalogue implements Catalogue {
     }
   }
 
-  private async reload(): Promise<void> {
+  /**
+   * Reads the products again: all of them, or only `ids` (a sale or an edit), put in place of their
+   * old copies. Either way a new array, so whoever kept the old one knows it is stale.
+   */
+  private async reload(ids: number[] | null = null): Promise<void> {
     const now = this.now();
-    const rows = (await this.database.db
+    let query = this.database.db
       .selectFrom("products as p")
       .selectAll("p")
       .select(
         sql<number | string | null>`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.expires_at <= ${now})`.as("lapsed"),
-      )
-      .orderBy("p.id")
-      .execute()) as Row[];
-    this.products = rows.map((row) => this.product(row));
+      );
+    if (ids?.length === 0) return;
+    if (ids) query = query.where("p.id", "in", ids);
+    const rows = (await query.orderBy("p.id").execute()) as Row[];
+    const fresh = rows.filter((row) => row.archived_at === null).map((row) => this.product(row));
+    if (!ids) {
+      this.products = fresh;
+      return;
+    }
+    const reread = new Set(ids);
+    this.products = [...this.products.filter((p) => !reread.has(p.id)), ...fresh].sort((a, b) => a.id - b.id);
   }
 
   private product(row: Row): Product {
@@ -141,15 +163,20 @@ export class DatabaseCatalogue implements Catalogue {
       priceCents: row.price_cents,
       description: row.description,
       category: row.category,
-      image: this.imageUrl(row.image),
+      ...this.imageOf(row.image),
       rating: { rate: Number(row.rating_rate), count: row.rating_count },
       stock: Math.max(0, available),
     };
   }
 
-  /** An embedded drawing's address carries its content hash (cached for good); anything else is used as it is. */
-  private imageUrl(image: string): string {
+  /**
+   * The addresses of a product's `image` column: an embedded drawing's carries its content hash and an
+   * upload's its own id (both cached for good); anything else is used as it is.
+   */
+  imageOf(image: string): Pick<Product, "image" | "imageSrcSet"> {
+    const uploaded = this.uploads.link(image, PRODUCT_IMAGE_PATH);
+    if (uploaded) return uploaded;
     const file = this.drawings.files.get(image);
-    return file ? `${PRODUCT_IMAGE_PATH}${image}?v=${file.etag.replaceAll('"', "")}` : image;
+    return { image: file ? `${PRODUCT_IMAGE_PATH}${image}?v=${file.etag.replaceAll('"', "")}` : image };
   }
 }

@@ -13,6 +13,7 @@ export interface Schema {
   audit_log: AuditLogTable;
   refunds: RefundsTable;
   order_line_refunds: OrderLineRefundsTable;
+  product_images: ProductImagesTable;
   /** better-auth's accounts table (it creates and migrates it): only the columns the shop reads. */
   user: UserTable;
 }
@@ -106,6 +107,19 @@ export interface ProductsTable {
   /** Units held by live reservations. */
   reserved: ColumnType<number, number | undefined, number>;
   updated: Bigint;
+  /** Issue 23: bumped by every back-office edit; an edit names the version it started from. */
+  version: ColumnType<number, number | undefined, number>;
+  /** When the back office archived it (epoch ms): gone from the shop, kept on its orders; null while on sale. */
+  archived_at: ColumnType<string | number | null, number | null | undefined, number | null>;
+}
+
+/** An uploaded product picture (issue 23), one row per width and format, base64 (server/catalogue/uploaded-images.ts). */
+export interface ProductImagesTable {
+  image_id: string;
+  width: number;
+  format: string;
+  body: string;
+  created: Bigint;
 }
 
 /** Units of one product held for one checkout (payment intent) until `expires_at`. */

@@ -7,16 +7,28 @@ import type { AppEnv } from "./env.ts";
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * 413 for a body over MAX_BODY_BYTES, whatever the path (page form posts as well as /api), before
- * anything reads it: by its Content-Length when it states one, else by counting as it streams.
+ * The one exception: a product picture (issue 23, at most 5 MB, and a multipart form's few lines
+ * around it), sent to its API address or by the back office's edit page (its form post and the
+ * same post made by the hydrated page, `.data`). Only admins get past the gate to read it.
+ */
+export const UPLOAD_BODY_BYTES = 5 * 1024 * 1024 + 64 * 1024;
+const UPLOAD_PATH = /^\/(?:api\/admin\/products\/\d{1,9}\/image|admin\/products\/\d{1,9}(?:\.data)?)$/;
+
+/**
+ * 413 for a body over MAX_BODY_BYTES (UPLOAD_BODY_BYTES on a picture upload's path), whatever the
+ * path (page form posts as well as /api), before anything reads it: by its Content-Length when it
+ * states one, else by counting as it streams.
  */
 export function bodyLimitStep(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
-  const limit = bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new HttpError(413, "The request body is too large.");
-    },
-  });
+  const limited = (maxSize: number) =>
+    bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new HttpError(413, "The request body is too large.");
+      },
+    });
+  const limit = limited(maxBytes);
+  const upload = limited(UPLOAD_BODY_BYTES);
   // GET and HEAD carry no body; asking would make the adapter build a full Request for nothing.
-  return (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limit(c, next));
+  return (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : UPLOAD_PATH.test(c.req.path) ? upload(c, next) : limit(c, next));
 }

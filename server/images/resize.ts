@@ -55,6 +55,16 @@ export async function isDecodableImage(source: Buffer): Promise<boolean> {
   }
 }
 
+/** The format sharp reads in the bytes themselves ("png", "jpeg", "webp", ...), or null when they are no image it can read. */
+export async function sourceFormat(source: Uint8Array): Promise<string | null> {
+  try {
+    const { format, width, height } = await (await sharp(Buffer.from(source.buffer, source.byteOffset, source.byteLength), { limitInputPixels: MAX_INPUT_PIXELS })).metadata();
+    return width > 0 && height > 0 ? format : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The source fitted inside a width × width square (never enlarged), the right way up (EXIF
  * orientation applied), without metadata. JPEG has no transparency: transparent parts become white,

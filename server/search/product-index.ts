@@ -51,6 +51,24 @@ export class ProductIndex {
   }
 
   /**
+   * Takes the products `ids` from `products` again (changed, new, or gone when absent), leaving the
+   * rest of the index as it is: a sale or an edit among 10,000 products costs a few entries, not a
+   * new index.
+   */
+  update(ids: Iterable<number>, products: readonly Product[]): void {
+    const wanted = new Set(ids);
+    for (const id of wanted) {
+      if (!this.products.delete(id)) continue;
+      this.index.discard(id);
+    }
+    for (const product of products) {
+      if (!wanted.has(product.id)) continue;
+      this.products.set(product.id, product);
+      this.index.add(product);
+    }
+  }
+
+  /**
    * The products matching `query`, best first. Products that have every word of the query come
    * first; when none has them all, those with any of them ("red laptop" still finds the laptop).
    * Title matches always rank above matches found only in the description or category; within

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Catalogue, CatalogueUnavailableError } from "../catalogue/catalogue.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Catalogue, type CatalogueChange, CatalogueUnavailableError } from "../catalogue/catalogue.ts";
 import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
 import type { Product } from "../catalogue/product.ts";
 import { RemoteCatalogue } from "../catalogue/remote.ts";
 import { FAKE_PRODUCTS, nextRefresh, startFakeCatalogue } from "../../test/support/fake-catalogue.ts";
 import { memoryLogger } from "../../test/support/logger.ts";
+import { ProductIndex } from "./product-index.ts";
 import { CatalogueSearch, type SearchResults } from "./service.ts";
 
 const product = (id: number, title: string): Product => ({
@@ -21,16 +22,17 @@ const product = (id: number, title: string): Product => ({
 class SteeredCatalogue implements Catalogue {
   failure: Error | null = null;
   lists = 0;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(change?: CatalogueChange) => void>();
   constructor(private products: Product[]) {}
   async list() {
     this.lists += 1;
     if (this.failure) throw this.failure;
     return this.products;
   }
-  replace(products: Product[]) {
+  /** `ids`: announced as the database catalogue does (these products changed); without: a remote refresh. */
+  replace(products: Product[], ids?: number[]) {
     this.products = products;
-    for (const listener of this.listeners) listener();
+    for (const listener of this.listeners) listener(ids ? { ids } : undefined);
   }
   readonly images = { basePath: "/images/products/", serve: async () => new Response(null, { status: 404 }) };
   health() {
@@ -42,7 +44,7 @@ class SteeredCatalogue implements Catalogue {
   async byId() {
     return null;
   }
-  onChange(listener: () => void) {
+  onChange(listener: (change?: CatalogueChange) => void) {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -94,6 +96,36 @@ describe("CatalogueSearch", () => {
     catalogue.replace([product(2, "Paper Floor Lamp")]);
     expect(titles(await search.query("brass", 6))).toEqual([]);
     expect(titles(await search.query("lamp", 6))).toEqual(["Paper Floor Lamp"]);
+  });
+
+  it("takes again only the products a change names: edited, archived, added", async () => {
+    const catalogue = new SteeredCatalogue([product(1, "Brass Desk Lamp"), product(2, "Paper Floor Lamp"), product(3, "Oak Stool")]);
+    const search = new CatalogueSearch(catalogue, memoryLogger().log);
+    expect(titles(await search.query("lamp", 6)).sort()).toEqual(["Brass Desk Lamp", "Paper Floor Lamp"]);
+    const update = vi.spyOn(ProductIndex.prototype, "update");
+    catalogue.replace([product(1, "Copper Desk Lamp"), product(3, "Oak Stool"), product(4, "Glass Table Lamp")], [1, 2, 4]);
+    expect(titles(await search.query("lamp", 6)).sort()).toEqual(["Copper Desk Lamp", "Glass Table Lamp"]);
+    // The index was brought up to date, not built again.
+    expect(update).toHaveBeenCalledOnce();
+    update.mockRestore();
+    expect(titles(await search.query("brass", 6))).toEqual([]);
+    expect(titles(await search.query("stool", 6))).toEqual(["Oak Stool"]);
+  });
+
+  it("takes a product named by a change heard while the products were read again on the next query", async () => {
+    const catalogue = new SteeredCatalogue([product(1, "Old Lamp")]);
+    const search = new CatalogueSearch(catalogue, memoryLogger().log);
+    await search.query("lamp", 6);
+    const list = catalogue.list.bind(catalogue);
+    catalogue.list = async () => {
+      const products = await list();
+      catalogue.replace([product(1, "New Lamp")], [1]);
+      return products;
+    };
+    catalogue.replace([product(1, "Old Lamp")], [1]);
+    expect(titles(await search.query("lamp", 6))).toEqual(["Old Lamp"]);
+    catalogue.list = list;
+    expect(titles(await search.query("lamp", 6))).toEqual(["New Lamp"]);
   });
 
   it("does not keep an index built from products read before a change", async () => {

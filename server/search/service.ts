@@ -24,23 +24,31 @@ export interface SearchService {
   close(): void;
 }
 
+/** More changed products than this since the last query: a new index is quicker than updating this one. */
+const UPDATE_AT_MOST = 500;
+
 /**
  * Search over whatever the catalogue holds, embedded or remote. Every query reads `list()` (the
  * catalogue's own cache makes that cheap), so the remote adapter notices a refresh and fires
- * `onChange`; the index is rebuilt from the new products the next time it is needed.
+ * `onChange`. The index follows the changes the next time it is needed: the products a change names
+ * are taken again (a sale, an edit), and a change that names none (a remote refresh) builds it anew.
  */
 export class CatalogueSearch implements SearchService {
-  /** Bumped by every catalogue change; an index is current while its generation equals this. */
-  private generation = 0;
-  private built: { generation: number; index: ProductIndex } | undefined;
+  /** What changed since the index was last brought up to date: these ids, or anything ("all"). */
+  private changes: Set<number> | "all" = "all";
+  /** Counts the changes heard, so a query knows whether one arrived while it read the products. */
+  private heard = 0;
+  private built: ProductIndex | undefined;
   private readonly unsubscribe: () => void;
 
   constructor(
     private readonly catalogue: Catalogue,
     private readonly log: Logger,
   ) {
-    this.unsubscribe = catalogue.onChange(() => {
-      this.generation += 1;
+    this.unsubscribe = catalogue.onChange((change) => {
+      this.heard += 1;
+      if (!change || change.ids === null || this.changes === "all") this.changes = "all";
+      else for (const id of change.ids) this.changes.add(id);
     });
   }
 
@@ -62,13 +70,17 @@ export class CatalogueSearch implements SearchService {
   }
 
   private async index(): Promise<ProductIndex> {
-    // Tagged with the generation from before the read: if a change is announced while list() is
-    // pending, these products may be the old ones, and the tag makes the next query rebuild.
-    const generation = this.generation;
+    const heard = this.heard;
     const products = await this.catalogue.list();
-    if (this.built && this.built.generation === this.generation) return this.built.index;
-    const index = new ProductIndex(products);
-    this.built = { generation, index };
-    return index;
+    const changes = this.changes;
+    // A change announced while list() was pending may not be in these products: it stays, and the
+    // next query takes its products again (taking a product twice does no harm).
+    if (this.heard === heard) this.changes = new Set();
+    if (this.built && changes !== "all" && changes.size <= UPDATE_AT_MOST) {
+      if (changes.size > 0) this.built.update(changes, products);
+      return this.built;
+    }
+    this.built = new ProductIndex(products);
+    return this.built;
   }
 }

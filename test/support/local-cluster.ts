@@ -71,6 +71,11 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
     location / {${proxied}
       proxy_next_upstream error timeout http_502 http_503;
     }
+    location ~ ^/(api/)?admin/products/[0-9]+(/image|\\.data)?$ {${proxied}
+      client_max_body_size 6m;
+      # Kept in memory: nginx's workers (another user when started as root) cannot write under this prefix.
+      client_body_buffer_size 6m;
+    }
     location = /api/orders/stream {${proxied}
       proxy_buffering off;
       proxy_cache off;

@@ -6,6 +6,7 @@ import paymentLifecycle from "./0004_payment_lifecycle.ts";
 import sessionRevocations from "./0005_session_revocations.ts";
 import catalogueAndStock from "./0006_catalogue_and_stock.ts";
 import auditLog from "./0007_audit_log.ts";
+import productAdmin from "./0008_product_admin.ts";
 import refunds from "./0009_refunds.ts";
 
 /**
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   "0005_session_revocations": sessionRevocations,
   "0006_catalogue_and_stock": catalogueAndStock,
   "0007_audit_log": auditLog,
+  "0008_product_admin": productAdmin,
   "0009_refunds": refunds,
 };

@@ -1,0 +1,109 @@
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/products";
+import { PRODUCTS_PER_PAGE, productListHref, productQuery, SORT_LABELS } from "../../admin/product-query.ts";
+import { requireAdmin } from "../../admin/guard.ts";
+import { Price } from "../../components/Price.tsx";
+import { pageMeta } from "../../meta.ts";
+
+export const meta: Route.MetaFunction = () => pageMeta("Products", "Every product of the shop.");
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const admin = requireAdmin(context);
+  const query = productQuery(new URL(request.url).searchParams);
+  const [list, categories] = await Promise.all([admin.products.list({ ...query, limit: PRODUCTS_PER_PAGE }), admin.products.categories()]);
+  return { list, query: { ...query, page: list.page }, categories, source: admin.products.source };
+}
+
+const units = (n: number | null) => (n === null ? "Not tracked" : n.toLocaleString("en-US"));
+
+export default function AdminProducts({ loaderData: { list, query, categories, source } }: Route.ComponentProps) {
+  const found = `${list.total.toLocaleString("en-US")} ${list.total === 1 ? "product" : "products"}`;
+  return (
+    <section aria-labelledby="products-heading">
+      <div className="admin-products__top">
+        <h1 id="products-heading">Products</h1>
+        {source.editable && (
+          <Link className="button-primary" to="/admin/products/new">
+            Add a product
+          </Link>
+        )}
+      </div>
+      {!source.editable && <p className="admin-products__notice">{source.reason}</p>}
+      <Form method="get" className="admin-products__filters" role="search" aria-label="Products">
+        <div>
+          <label htmlFor="products-q">Title</label>
+          <input id="products-q" type="search" name="q" defaultValue={query.q} maxLength={200} />
+        </div>
+        <div>
+          <label htmlFor="products-category">Category</label>
+          <select id="products-category" name="category" defaultValue={query.category}>
+            <option value="">All categories</option>
+            {categories.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="products-sort">Sort by</label>
+          <select id="products-sort" name="sort" defaultValue={query.sort}>
+            {Object.entries(SORT_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button-secondary">
+          Show
+        </button>
+      </Form>
+      <p className="admin-products__count" role="status">
+        {found}
+        {list.pages > 1 && `, page ${list.page} of ${list.pages}`}
+      </p>
+      {list.products.length > 0 && (
+        <div className="admin-table" role="region" aria-labelledby="products-heading" tabIndex={0}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Product</th>
+                <th scope="col">Category</th>
+                <th scope="col">Price</th>
+                <th scope="col">Stock</th>
+                <th scope="col">Held</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.products.map((product) => (
+                <tr key={product.id}>
+                  <td>
+                    <span className="admin-products__name">
+                      <img src={product.image} alt="" width={40} height={40} loading="lazy" />
+                      {source.editable ? <Link to={`/admin/products/${product.id}`}>{product.title}</Link> : product.title}
+                    </span>
+                  </td>
+                  <td>{product.category}</td>
+                  <td>
+                    <Price cents={Math.round(product.price * 100)} />
+                  </td>
+                  <td>{units(product.stock)}</td>
+                  <td>{product.reserved}</td>
+                  <td>{product.archived ? "Archived" : "On sale"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list.pages > 1 && (
+        <nav className="admin__pager admin-products__pager" aria-label="Pages">
+          {list.page > 1 && <Link to={productListHref({ ...query, page: list.page - 1 })}>Previous page</Link>}
+          {list.page < list.pages && <Link to={productListHref({ ...query, page: list.page + 1 })}>Next page</Link>}
+        </nav>
+      )}
+    </section>
+  );
+}

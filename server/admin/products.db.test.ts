@@ -1,0 +1,277 @@
+import sharp from "sharp";
+import { describe, expect, it, vi } from "vitest";
+import { jsonPost, signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
+import { signUpAdmin } from "../../test/support/admin.ts";
+import { checkout, type Send } from "../../test/support/checkout.ts";
+import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
+import { builtPages } from "../../test/support/pages.ts";
+import type { DatabaseCatalogue } from "../catalogue/database.ts";
+import products from "../../catalogue/products.json" with { type: "json" };
+import type { AdminProduct } from "./products.ts";
+
+// Issue 23, /api/admin/products: list, search, filter, sort; create and edit with the version they
+// started from (409 for a stale one); archive (gone from the shop, kept on its orders); pictures.
+const STALE = { error: "This product was changed by someone else. Reload to see the changes." };
+const RING = 8; // jewelery, $649.00, 3 units
+const COUNT = products.length;
+
+describe.each(testEngines())("admin products on %s", (engine) => {
+  const cleanup = cleanupAfterEach();
+
+  async function setup() {
+    const database = await freshDatabase(engine);
+    cleanup(database.drop);
+    const { app, services } = await testApp({ database, catalogue: "database", ssr: await builtPages() });
+    cleanup(() => services.catalogueEvents.close());
+    await services.catalogueEvents.listening();
+    const admin = await signUpAdmin(app, services);
+    const as = (cookie: string) => ({
+      get: (path: string) => app.request(`${TEST_ORIGIN}${path}`, { headers: { cookie } }),
+      send: (method: string, path: string, body?: unknown) =>
+        app.request(`${TEST_ORIGIN}${path}`, { ...jsonPost(body ?? {}), method, headers: { ...jsonPost(body ?? {}).headers, cookie } }),
+    });
+    const catalogue = services.catalogue as DatabaseCatalogue;
+    /** After a write: this instance's copy has heard it. */
+    const settled = async (id: number, done: (p: Awaited<ReturnType<DatabaseCatalogue["byId"]>>) => boolean) => {
+      await vi.waitFor(async () => expect(done(await catalogue.byId(id))).toBe(true));
+      await catalogue.settled();
+    };
+    return { app, services, api: as(admin), admin, settled };
+  }
+
+  it("answers 404 to anonymous visitors and customers", async () => {
+    const { app } = await setup();
+    const customer = await signUp(app, "ada@example.com");
+    for (const headers of [{}, { cookie: customer }] as Array<Record<string, string>>) {
+      expect((await app.request("/api/admin/products", { headers })).status).toBe(404);
+      expect((await app.request("/api/admin/products/1", { ...jsonPost({ version: 1 }), method: "PUT", headers: { ...jsonPost({}).headers, ...headers } })).status).toBe(404);
+      expect((await app.request(`${TEST_ORIGIN}/admin/products`, { headers })).status).toBe(404);
+    }
+  });
+
+  it("lists every product a page at a time, searched by title, filtered by category, sorted by stock", async () => {
+    const { api } = await setup();
+    const first = (await (await api.get("/api/admin/products?limit=5")).json()) as { products: AdminProduct[]; total: number; pages: number; next: number | null; editable: boolean };
+    expect(first).toMatchObject({ total: COUNT, pages: Math.ceil(COUNT / 5), next: 2, editable: true });
+    expect(first.products.map((p) => p.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(first.products[0]).toMatchObject({ id: 1, title: products[0]!.title, price: products[0]!.price, category: products[0]!.category, stock: products[0]!.stock, version: 1, archived: false, reserved: 0 });
+    const last = (await (await api.get(`/api/admin/products?limit=5&page=${Math.ceil(COUNT / 5)}`)).json()) as { products: AdminProduct[]; next: number | null };
+    expect(last.next).toBeNull();
+    const search = (await (await api.get("/api/admin/products?q=RING")).json()) as { products: AdminProduct[] };
+    expect(search.products.length).toBeGreaterThan(0);
+    expect(search.products.every((p) => p.title.toLowerCase().includes("ring"))).toBe(true);
+    // A page past the end is the last one, with or without a search.
+    for (const query of ["q=ring&limit=1&page=99", "limit=5&page=99"]) {
+      const beyond = (await (await api.get(`/api/admin/products?${query}`)).json()) as { products: AdminProduct[]; page: number; pages: number; total: number };
+      expect(beyond.page).toBe(beyond.pages);
+      expect(beyond.products.length).toBe(beyond.total - (beyond.pages - 1) * (query.startsWith("q") ? 1 : 5));
+    }
+    // LIKE's wildcards are plain characters in a search.
+    expect(((await (await api.get("/api/admin/products?q=%25")).json()) as { total: number }).total).toBe(0);
+    const jewels = (await (await api.get("/api/admin/products?category=jewelery&sort=stock")).json()) as { products: AdminProduct[] };
+    expect(jewels.products.every((p) => p.category === "jewelery")).toBe(true);
+    const stocks = jewels.products.map((p) => p.stock!);
+    expect(stocks).toEqual([...stocks].sort((a, b) => a - b));
+    const most = (await (await api.get("/api/admin/products?sort=-stock&limit=1")).json()) as { products: AdminProduct[] };
+    expect(most.products[0]!.stock).toBe(Math.max(...first.products.map((p) => p.stock!), most.products[0]!.stock!));
+    expect((await api.get("/api/admin/products?sort=price")).status).toBe(400);
+    expect((await api.get("/api/admin/products?limit=0")).status).toBe(400);
+  });
+
+  it("creates a product that the shop, its search and its API show, with an audit entry", async () => {
+    const { app, api, settled } = await setup();
+    const created = await api.send("POST", "/api/admin/products", { title: "Walnut desk lamp", price: 34.5, description: "Warm light.", category: "electronics", stock: 7 });
+    expect(created.status).toBe(201);
+    const lamp = (await created.json()) as AdminProduct;
+    expect(lamp).toMatchObject({ id: COUNT + 1, title: "Walnut desk lamp", price: 34.5, stock: 7, version: 1, archived: false, image: "/images/products/uploads/placeholder.svg" });
+    await settled(lamp.id, (p) => p !== null);
+    expect(((await (await app.request(`${TEST_ORIGIN}/api/catalogue/products/${lamp.id}`)).json()) as { price: number }).price).toBe(34.5);
+    expect(((await (await app.request(`${TEST_ORIGIN}/api/search?q=walnut`)).json()) as { results: Array<{ id: number }> }).results.map((h) => h.id)).toEqual([lamp.id]);
+    expect(await (await app.request(`${TEST_ORIGIN}/products/${lamp.id}`)).text()).toContain("Walnut desk lamp");
+    expect((await app.request(`${TEST_ORIGIN}/images/products/uploads/placeholder.svg`)).headers.get("content-type")).toBe("image/svg+xml");
+    const audit = (await (await api.get("/api/admin/audit")).json()) as { entries: Array<{ action: string; target: string; actor: string; after: unknown }> };
+    expect(audit.entries[0]).toMatchObject({ action: "product.create", target: `product:${lamp.id}`, actor: "boss@example.com", after: { title: "Walnut desk lamp", priceCents: 3450, stock: 7 } });
+    for (const bad of [{ title: "", price: 1, description: "", category: "electronics", stock: 1 }, { title: "x", price: 1.234, description: "", category: "electronics", stock: 1 }, { title: "x", price: 1, description: "", category: "toys", stock: 1 }, { title: "x", price: 1, description: "", category: "electronics", stock: -1 }]) {
+      expect((await api.send("POST", "/api/admin/products", bad)).status).toBe(400);
+    }
+  });
+
+  it("edits with the version the edit started from; an edit of an old version answers 409 and changes nothing", async () => {
+    const { app, api, settled } = await setup();
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const fields = { title: ring.title, price: 12.5, description: ring.description, category: ring.category, stock: 10 };
+    const first = await api.send("PUT", `/api/admin/products/${RING}`, { ...fields, version: ring.version });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ price: 12.5, stock: 10, version: ring.version + 1 });
+    // A second admin's form, opened before the first edit, names the old version.
+    const stale = await api.send("PUT", `/api/admin/products/${RING}`, { ...fields, price: 99, version: ring.version });
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toEqual(STALE);
+    await settled(RING, (p) => p?.priceCents === 1250);
+    expect(((await (await app.request(`${TEST_ORIGIN}/api/catalogue/products/${RING}`)).json()) as { price: number }).price).toBe(12.5);
+    expect(await (await app.request(`${TEST_ORIGIN}/products/${RING}`)).text()).toContain("$12.50");
+    const audit = (await (await api.get("/api/admin/audit")).json()) as { entries: Array<{ action: string; before: unknown; after: unknown }> };
+    expect(audit.entries.filter((e) => e.action === "product.update")).toEqual([
+      expect.objectContaining({ before: expect.objectContaining({ priceCents: 64900, stock: 3 }), after: expect.objectContaining({ priceCents: 1250, stock: 10 }) }),
+    ]);
+    expect((await api.send("PUT", "/api/admin/products/999", { ...fields, version: 1 })).status).toBe(404);
+    expect((await api.send("PUT", `/api/admin/products/${RING}`, fields)).status).toBe(400);
+  });
+
+  it("lets exactly one of several edits started from the same version through, on every instance", async () => {
+    const { api, services } = await setup();
+    // On PostgreSQL a second instance on the same database hears the winner too.
+    const other = engine === "postgres" ? await testApp({ database: services.database, catalogue: "database" }) : null;
+    if (other) {
+      cleanup(() => other.services.catalogueEvents.close());
+      await other.services.catalogueEvents.listening();
+    }
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const edits = Array.from({ length: 6 }, (_, i) => ({ title: ring.title, price: 100 + i, description: ring.description, category: ring.category, stock: 5, version: ring.version }));
+    const statuses = await Promise.all(edits.map(async (edit) => (await api.send("PUT", `/api/admin/products/${RING}`, edit)).status));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(5);
+    const winner = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    expect(winner.version).toBe(ring.version + 1);
+    for (const catalogue of [services.catalogue, other?.services.catalogue].filter((c) => c !== undefined)) {
+      await vi.waitFor(async () => expect((await catalogue.byId(RING))!.priceCents).toBe(Math.round(winner.price * 100)));
+    }
+  });
+
+  it("the edit page's forms work before any script: a save, a stale save (409, the issue's words), an archive", async () => {
+    const { app, admin } = await setup();
+    const post = (fields: Record<string, string>) =>
+      app.request(`${TEST_ORIGIN}/admin/products/${RING}`, {
+        method: "POST",
+        headers: { cookie: admin, origin: TEST_ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const page = await app.request(`${TEST_ORIGIN}/admin/products/${RING}`, { headers: { cookie: admin } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("cache-control")).toBe("private, no-store");
+    const fields = { title: "Solitaire Ring", price: "600.00", category: "jewelery", stock: "4", description: "Lab-grown." };
+    const saved = await post({ ...fields, intent: "save", version: "1" });
+    expect(saved.status).toBe(200);
+    expect(await saved.text()).toContain("Saved.");
+    const stale = await post({ ...fields, price: "1.00", intent: "save", version: "1" });
+    expect(stale.status).toBe(409);
+    const html = await stale.text();
+    expect(html).toContain("This product was changed by someone else. Reload to see the changes.");
+    // The refused form still shows what was sent, and the version it started from.
+    expect(html).toContain('value="1.00"');
+    expect(html).toMatch(/name="version" value="1"/);
+    const invalid = await post({ ...fields, price: "12.345", intent: "save", version: "2" });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.text()).toContain("The price can have at most two decimals.");
+    expect((await post({ intent: "archive", version: "2" })).status).toBe(200);
+    const created = await app.request(`${TEST_ORIGIN}/admin/products/new`, {
+      method: "POST",
+      headers: { cookie: admin, origin: TEST_ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ...fields, title: "Pearl studs" }).toString(),
+    });
+    expect(created.status).toBe(302);
+    expect(created.headers.get("location")).toBe(`/admin/products/${COUNT + 1}`);
+  });
+
+  it("archives a product: gone from the shop's pages, its API and its search, still on the orders that bought it", async () => {
+    const { app, api, settled } = await setup();
+    const cookie = await signUp(app, "ada@example.com");
+    const send: Send = (path, init) => app.request(`${TEST_ORIGIN}${path}`, init);
+    const bought = await checkout(send, { origin: TEST_ORIGIN, cookie, items: [{ id: RING, amount: 1 }] });
+    expect(bought.paid?.status).toBe(200);
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    // The shop's pages are cached before, to see that archiving drops them.
+    expect(await (await app.request(`${TEST_ORIGIN}/results/jewelery`)).text()).toContain(ring.title);
+
+    const archived = await api.send("POST", `/api/admin/products/${RING}/archive`, { version: ring.version });
+    expect(archived.status).toBe(200);
+    expect(await archived.json()).toMatchObject({ archived: true, version: ring.version + 1 });
+    await settled(RING, (p) => p === null);
+
+    expect((await app.request(`${TEST_ORIGIN}/api/catalogue/products/${RING}`)).status).toBe(404);
+    const all = (await (await app.request(`${TEST_ORIGIN}/api/catalogue/products`)).json()) as Array<{ id: number }>;
+    expect(all.map((p) => p.id)).not.toContain(RING);
+    const hits = (await (await app.request(`${TEST_ORIGIN}/api/search?q=${encodeURIComponent("solitaire ring")}`)).json()) as { results: Array<{ id: number }> };
+    expect(hits.results.map((h) => h.id)).not.toContain(RING);
+    const page = await app.request(`${TEST_ORIGIN}/products/${RING}`);
+    expect(page.status).toBe(404);
+    expect(await page.text()).toContain("Product not found.");
+    expect(await (await app.request(`${TEST_ORIGIN}/results/jewelery`)).text()).not.toContain(ring.title);
+    expect(await (await app.request(`${TEST_ORIGIN}/`)).text()).not.toContain(ring.title);
+    // It cannot be bought any more...
+    expect((await checkout(send, { origin: TEST_ORIGIN, cookie, items: [{ id: RING, amount: 1 }] })).created.status).toBeGreaterThanOrEqual(400);
+    // ...and the order that bought it still shows it, from its own snapshot.
+    const orders = (await (await app.request(`${TEST_ORIGIN}/api/orders`, { headers: { cookie } })).json()) as { orders: Array<{ id: string; basket: Array<{ id: number; title: string }> }> };
+    expect(orders.orders[0]!.basket).toEqual([expect.objectContaining({ id: RING, title: ring.title })]);
+    expect(await (await app.request(`${TEST_ORIGIN}/orders`, { headers: { cookie } })).text()).toContain(ring.title);
+    // The back office still lists it, and can put it back.
+    const listed = (await (await api.get("/api/admin/products?category=jewelery")).json()) as { products: AdminProduct[] };
+    expect(listed.products.find((p) => p.id === RING)).toMatchObject({ archived: true });
+    expect((await api.send("POST", `/api/admin/products/${RING}/unarchive`, { version: ring.version })).status).toBe(409);
+    expect((await api.send("POST", `/api/admin/products/${RING}/unarchive`)).status).toBe(200);
+    await settled(RING, (p) => p !== null);
+    expect((await app.request(`${TEST_ORIGIN}/api/catalogue/products/${RING}`)).status).toBe(200);
+  });
+
+  it("takes a PNG, JPEG or WebP picture of up to 5 MB, checked by its content, and serves it from our origin", async () => {
+    const { app, api, admin, settled } = await setup();
+    const png = await sharp({ create: { width: 600, height: 400, channels: 3, background: "#c0392b" } }).png().withMetadata({ exif: { IFD0: { Copyright: "secret camera" } } }).toBuffer();
+    const upload = (body: Uint8Array<ArrayBuffer>, type: string) =>
+      app.request(`${TEST_ORIGIN}/api/admin/products/${RING}/image`, { method: "POST", headers: { cookie: admin, origin: TEST_ORIGIN, "content-type": type }, body });
+    const saved = await upload(new Uint8Array(png), "image/png");
+    expect(saved.status).toBe(200);
+    const product = (await saved.json()) as AdminProduct;
+    expect(product.image).toMatch(/^\/images\/products\/uploads\/[0-9a-f]{32}\/480$/);
+    await settled(RING, (p) => p?.image === product.image);
+    expect((await (await app.request(`${TEST_ORIGIN}/api/catalogue/products/${RING}`)).json()) as { image: string }).toMatchObject({ image: `${TEST_ORIGIN}${product.image}` });
+    const served = await app.request(`${TEST_ORIGIN}${product.image}`, { headers: { accept: "image/webp,*/*" } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/webp");
+    expect(served.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const picture = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+    expect(picture).toMatchObject({ format: "webp", width: 480 });
+    expect(picture.exif).toBeUndefined();
+    expect((await app.request(`${TEST_ORIGIN}${product.image}`)).headers.get("content-type")).toBe("image/jpeg");
+
+    // The same, as a multipart form's `image` file (a browser's form, or curl -F).
+    const form = new FormData();
+    form.set("image", new Blob([new Uint8Array(await sharp(png).jpeg().toBuffer())]), "ring.jpg");
+    const multipart = await app.request(`${TEST_ORIGIN}/api/admin/products/${RING}/image`, { method: "POST", headers: { cookie: admin, origin: TEST_ORIGIN }, body: form });
+    expect(multipart.status).toBe(200);
+    const again = (await multipart.json()) as AdminProduct;
+    expect(again.image).not.toBe(product.image);
+    expect(again.version).toBe(product.version + 1);
+    await settled(RING, (p) => p?.image === again.image);
+    // A text file called a PNG, and a picture over 5 MB, are refused and change nothing.
+    const fake = await upload(new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"), "image/png");
+    expect(fake.status).toBe(415);
+    expect(await fake.json()).toEqual({ error: "The image must be a PNG, JPEG or WebP file." });
+    const big = await upload(new Uint8Array(5 * 1024 * 1024 + 1), "image/png");
+    expect(big.status).toBe(413);
+    const huge = await upload(new Uint8Array(6 * 1024 * 1024), "image/png");
+    expect(huge.status).toBe(413);
+    expect(((await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct).image).toBe(again.image);
+    // Everywhere else the body limit is still 64 KiB.
+    expect((await api.send("PUT", `/api/admin/products/${RING}`, { title: "x".repeat(70_000) })).status).toBe(413);
+  });
+});
+
+describe("admin products with a catalogue the shop does not keep", () => {
+  it("lists the products read-only and says why; writes answer 409 with that reason", async () => {
+    const { app, services } = await testApp({ env: { CATALOGUE_URL: "https://fakestoreapi.com" } });
+    const admin = await signUpAdmin(app, services);
+    const reason = "The catalogue comes from fakestoreapi.com: change products there.";
+    const list = (await (await app.request("/api/admin/products?q=ring", { headers: { cookie: admin } })).json()) as { products: AdminProduct[]; editable: boolean; reason: string };
+    expect(list).toMatchObject({ editable: false, reason });
+    expect(list.products.length).toBeGreaterThan(0);
+    const write = await app.request("/api/admin/products/1/archive", { ...jsonPost({}), headers: { ...jsonPost({}).headers, cookie: admin } });
+    expect(write.status).toBe(409);
+    expect(await write.json()).toEqual({ error: reason });
+    // The page lists them too, says why, and offers nothing to change.
+    const { app: pages } = await testApp({ env: { CATALOGUE_URL: "https://fakestoreapi.com" }, database: services.database, ssr: await builtPages() });
+    const html = await (await pages.request(`${TEST_ORIGIN}/admin/products`, { headers: { cookie: admin } })).text();
+    expect(html).toContain(reason);
+    expect(html).toContain(list.products[0]!.title.replaceAll("'", "&#x27;"));
+    expect(html).not.toContain("Add a product");
+  });
+});

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import type { Actor } from "./audit.ts";
+
+/**
+ * A product as the back office sees it (issue 23): the shop's fields, the stock on hand and held
+ * by checkouts, the version an edit must start from, and whether it is archived. `price` is in
+ * dollars, as the catalogue API (FakeStore's shape) has it; the database keeps integer cents.
+ */
+export interface AdminProduct {
+  id: number;
+  title: string;
+  price: number;
+  description: string;
+  category: string;
+  /** The picture's address on our origin. */
+  image: string;
+  /** Units on hand; null where stock is not tracked (a remote catalogue). */
+  stock: number | null;
+  /** Units held by checkouts in progress. */
+  reserved: number;
+  version: number;
+  archived: boolean;
+}
+
+export const PRODUCT_SORTS = ["id", "stock", "-stock"] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+export interface ProductQuery {
+  /** Words of the title (any case); empty for every product. */
+  q?: string;
+  category?: string;
+  sort?: ProductSort;
+  /** 1-based. */
+  page?: number;
+  limit?: number;
+}
+
+export interface ProductList {
+  products: AdminProduct[];
+  total: number;
+  page: number;
+  pages: number;
+  limit: number;
+}
+
+export type ProductRefusal = { ok: false; status: 400 | 404 | 409 | 413 | 415; message: string };
+export type ProductWrite = { ok: true; product: AdminProduct } | ProductRefusal;
+
+/** Whether products can be changed here, and when not, why (shown on the page, answered to writes). */
+export type ProductSource = { editable: true } | { editable: false; reason: string };
+
+/**
+ * The back office's products: one service for the API (products-routes.ts) and the pages (through
+ * AdminContext). Every write records `actor` in the audit log in its own transaction and tells every
+ * instance which product changed.
+ */
+export interface ProductsAdmin {
+  readonly source: ProductSource;
+  list(query: ProductQuery): Promise<ProductList>;
+  get(id: number): Promise<AdminProduct | null>;
+  categories(): Promise<string[]>;
+  create(actor: Actor, input: unknown): Promise<ProductWrite>;
+  /** `input` carries the `version` the edit started from; an older one is refused with 409. */
+  update(actor: Actor, id: number, input: unknown): Promise<ProductWrite>;
+  setArchived(actor: Actor, id: number, archived: boolean, version?: number): Promise<ProductWrite>;
+  uploadImage(actor: Actor, id: number, bytes: Uint8Array, version?: number): Promise<ProductWrite>;
+}
+
+export const STALE_EDIT = "This product was changed by someone else. Reload to see the changes.";
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 100;
+
+/** A form's text or a JSON number: "" and blanks are missing, not zero. */
+const numeric = (message: string) =>
+  z.preprocess((value) => (typeof value === "string" ? (value.trim() === "" ? undefined : Number(value.trim())) : value), z.number({ error: message }).finite(message));
+
+const dollars = numeric("Enter the price in dollars, e.g. 19.99.")
+  .pipe(z.number().min(0, "The price cannot be negative.").max(1_000_000, "The price can be at most $1,000,000."))
+  .refine((price) => Math.abs(price * 100 - Math.round(price * 100)) < 1e-6, "The price can have at most two decimals.");
+
+/** The fields an admin writes, from a JSON body or a form alike. */
+export const productFields = z.object({
+  title: z.string({ error: "Enter a title." }).trim().min(1, "Enter a title.").max(500, "The title can be at most 500 characters."),
+  price: dollars,
+  description: z.string({ error: "Enter a description." }).trim().max(10_000, "The description can be at most 10,000 characters."),
+  category: z.string({ error: "Choose a category." }).trim().min(1, "Choose a category."),
+  stock: numeric("Enter the stock as a whole number.").pipe(z.number().int("Enter the stock as a whole number.").min(0, "The stock cannot be negative.").max(1_000_000, "The stock can be at most 1,000,000.")),
+});
+export type ProductFields = z.infer<typeof productFields>;
+
+export const versionField = numeric("version must be the product's version.").pipe(z.number().int().min(1, "version must be the product's version."));
+export const productEdit = productFields.extend({ version: versionField });
+
+/** The first problem of `input` against `schema`, as a 400, or the parsed value. */
+export function parsed<T extends z.ZodType>(schema: T, input: unknown): { ok: true; value: z.infer<T> } | ProductRefusal {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  // Every rule above words its own message for the person filling in the form.
+  return { ok: false, status: 400, message: result.error.issues[0]!.message };
+}
