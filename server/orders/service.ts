@@ -5,7 +5,8 @@ import { type AdminOrder, type AdminOrderFilter, type AdminOrdersPage, findAnyOr
 import type { OrderEvents } from "./events.ts";
 import type { NewOrder, Order } from "./order.ts";
 import { giveBackRefund, type LineUnits, takeRefund } from "./refund-store.ts";
-import { decodeCursor, encodeCursor, findOrder, insertOrder, listOrders, ordersPlacedSince } from "./store.ts";
+import { decodeCursor } from "../db/cursor.ts";
+import { findOrder, insertOrder, listOrders, ordersPlacedSince } from "./store.ts";
 
 /** A page of one shopper's orders, newest first; `next` is the cursor of the page after it. */
 export interface OrdersPage {
@@ -45,14 +46,14 @@ export class OrdersService {
     const cursor = before === undefined ? null : decodeCursor(before);
     if (before !== undefined && !cursor) return { ok: false, message: "before must be a cursor from a previous page's next" };
     const page = await listOrders(this.db, userId, { limit, before: cursor });
-    return { ok: true, value: { orders: page.orders, next: page.next && encodeCursor(page.next) } };
+    return { ok: true, value: { orders: page.orders, next: page.next } };
   }
 
   /** The first page for the orders screen, with `since`: when it was read (where the live feed starts). */
   async firstPage(userId: string, limit: number): Promise<OrdersPage & { since: number }> {
     const since = this.now();
     const page = await listOrders(this.db, userId, { limit });
-    return { orders: page.orders, next: page.next && encodeCursor(page.next), since };
+    return { orders: page.orders, next: page.next, since };
   }
 
   /** One of the shopper's orders, with when it was written; null for an unknown order or someone else's. */

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { olderThan, pageOf, type TimeCursor } from "../db/cursor.ts";
 import type { Schema } from "../db/schema.ts";
 import { type BasketLine, type NewOrder, type Order, orderStatus } from "./order.ts";
 
@@ -29,19 +30,6 @@ export async function findOrder(db: Db, userId: string, id: string): Promise<(Or
   return row ? { ...toOrder(row), placed: Number(row.placed) } : null;
 }
 
-/** Where a page of orders ends: the last order's created time and id (ties broken by id). */
-export interface OrderCursor {
-  created: number;
-  id: string;
-}
-
-export const encodeCursor = (cursor: OrderCursor): string => `${cursor.created}.${cursor.id}`;
-
-export function decodeCursor(raw: string): OrderCursor | null {
-  const match = /^(\d{1,15})\.([\w-]{1,255})$/.exec(raw);
-  return match ? { created: Number(match[1]), id: match[2]! } : null;
-}
-
 /**
  * One page of a user's orders, newest first (spec section 7: ordered by created descending),
  * strictly after `before`. It reads `limit + 1` rows to know whether there is a next page, never
@@ -50,18 +38,13 @@ export function decodeCursor(raw: string): OrderCursor | null {
 export async function listOrders(
   db: Db,
   userId: string,
-  { limit, before }: { limit: number; before?: OrderCursor | null },
-): Promise<{ orders: Order[]; next: OrderCursor | null }> {
+  { limit, before }: { limit: number; before?: TimeCursor | null },
+): Promise<{ orders: Order[]; next: string | null }> {
   let query = db.selectFrom("orders").select(COLUMNS).where("user_id", "=", userId);
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([eb("created", "<", before.created), eb.and([eb("created", "=", before.created), eb("id", "<", before.id)])]),
-    );
-  }
+  if (before) query = query.where(olderThan(before, "created", "id"));
   const rows = await query.orderBy("created", "desc").orderBy("id", "desc").limit(limit + 1).execute();
-  const orders = rows.slice(0, limit).map(toOrder);
-  const last = orders.at(-1);
-  return { orders, next: rows.length > limit && last ? { created: last.created, id: last.id } : null };
+  const page = pageOf(rows, limit, (row) => ({ at: Number(row.created), id: row.id }));
+  return { orders: page.rows.map(toOrder), next: page.next };
 }
 
 /** A user's orders written at or after `placedSince` (epoch ms), in the order they were written. */

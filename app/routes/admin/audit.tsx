@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import type { Route } from "./+types/audit";
 import { fieldChanges } from "../../admin/changes.ts";
 import { requireAdmin } from "../../admin/guard.ts";
+import { AdminTable, When } from "../../admin/ui.tsx";
 import { pageMeta } from "../../meta.ts";
-import { orderDate } from "../../dates.ts";
 
 export const meta: Route.MetaFunction = () => pageMeta("Audit log", "Every change made in the back office.");
 
@@ -25,42 +25,30 @@ export default function AuditLogPage({ loaderData }: Route.ComponentProps) {
       {entries.length === 0 ? (
         <p className="admin__empty">Nothing has been changed in the back office yet.</p>
       ) : (
-        <div className="admin-table" role="region" aria-labelledby="audit-heading" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Changes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td>
-                    <time dateTime={new Date(entry.at).toISOString()}>{orderDate(entry.at)}</time>
-                  </td>
-                  <td>{entry.actor}</td>
-                  <td>
-                    <code>{entry.action}</code> <span className="admin__target">{entry.target}</span>
-                  </td>
-                  <td>
-                    <ul className="admin__changes">
-                      {fieldChanges(entry.before, entry.after).map((change) => (
-                        <li key={change.field}>
-                          {change.field}: {change.before === "" ? "" : <del>{change.before}</del>}
-                          {change.before !== "" && change.after !== "" ? " → " : ""}
-                          {change.after === "" ? "" : <ins>{change.after}</ins>}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable labelledBy="audit-heading" columns={["When", "Who", "What", "Changes"]}>
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>
+                <When at={entry.at} />
+              </td>
+              <td>{entry.actor}</td>
+              <td>
+                <code>{entry.action}</code> <span className="admin__target">{entry.target}</span>
+              </td>
+              <td>
+                <ul className="admin__changes">
+                  {fieldChanges(entry.before, entry.after).map((change) => (
+                    <li key={change.field}>
+                      {change.field}: {change.before === "" ? "" : <del>{change.before}</del>}
+                      {change.before !== "" && change.after !== "" ? " → " : ""}
+                      {change.after === "" ? "" : <ins>{change.after}</ins>}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
       {next && (
         <p className="admin__pager">

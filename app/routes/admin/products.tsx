@@ -2,6 +2,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/products";
 import { PRODUCTS_PER_PAGE, productListHref, productQuery, SORT_LABELS } from "../../admin/product-query.ts";
 import { requireAdmin } from "../../admin/guard.ts";
+import { AdminTable } from "../../admin/ui.tsx";
 import { Price } from "../../components/Price.tsx";
 import { pageMeta } from "../../meta.ts";
 
@@ -64,39 +65,25 @@ export default function AdminProducts({ loaderData: { list, query, categories, s
         {list.pages > 1 && `, page ${list.page} of ${list.pages}`}
       </p>
       {list.products.length > 0 && (
-        <div className="admin-table" role="region" aria-labelledby="products-heading" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Product</th>
-                <th scope="col">Category</th>
-                <th scope="col">Price</th>
-                <th scope="col">Stock</th>
-                <th scope="col">Held</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.products.map((product) => (
-                <tr key={product.id}>
-                  <td>
-                    <span className="admin-products__name">
-                      <img src={product.image} alt="" width={40} height={40} loading="lazy" />
-                      {source.editable ? <Link to={`/admin/products/${product.id}`}>{product.title}</Link> : product.title}
-                    </span>
-                  </td>
-                  <td>{product.category}</td>
-                  <td>
-                    <Price cents={Math.round(product.price * 100)} />
-                  </td>
-                  <td>{units(product.stock)}</td>
-                  <td>{product.reserved}</td>
-                  <td>{product.archived ? "Archived" : "On sale"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable labelledBy="products-heading" columns={["Product", "Category", "Price", "Stock", "Held", "Status"]}>
+          {list.products.map((product) => (
+            <tr key={product.id}>
+              <td>
+                <span className="admin-products__name">
+                  <img src={product.image} alt="" width={40} height={40} loading="lazy" />
+                  {source.editable ? <Link to={`/admin/products/${product.id}`}>{product.title}</Link> : product.title}
+                </span>
+              </td>
+              <td>{product.category}</td>
+              <td>
+                <Price cents={Math.round(product.price * 100)} />
+              </td>
+              <td>{units(product.stock)}</td>
+              <td>{product.reserved}</td>
+              <td>{product.archived ? "Archived" : "On sale"}</td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
       {list.pages > 1 && (
         <nav className="admin__pager admin-products__pager" aria-label="Pages">
