@@ -134,7 +134,7 @@ export async function createServices(
         cancelIntent: (id) => paymentGateway.cancelIntent(id),
       })
     : null;
-  const refunds = new RefundsService({ db: database.db, orders, gateway: paymentGateway, stock, log, mailWritten: () => mail.worker.kick() });
+  const refunds = new RefundsService({ db: database.db, orders, gateway: paymentGateway, stock, log, mailWritten: () => mail.worker.kick(), telemetry: metrics });
   const payments = new PaymentsService({
     refunds,
     db: database.db,

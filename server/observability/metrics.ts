@@ -9,13 +9,11 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  * becomes one line below (and one method in port.ts) when its feature lands:
  *   storefront_mail_outbox_depth (gauge, read from the outbox table at scrape time),
  *   storefront_mail_outbox_failed_total{reason} (counter; deploy/alerts.yml already alerts on it),
- *   storefront_refunds_total{outcome} (counter: created, succeeded, failed),
  *   storefront_stock_reservations_total{outcome} (counter: reserved, refused, expired, sold).
  */
 export const RESERVED_METRICS = [
   "storefront_mail_outbox_depth",
   "storefront_mail_outbox_failed_total",
-  "storefront_refunds_total",
   "storefront_stock_reservations_total",
 ] as const;
 
@@ -37,6 +35,7 @@ export class ShopMetrics implements Telemetry {
     registers: [this.registry],
   });
   private readonly pageCacheLookups = this.counter("storefront_page_cache_lookups_total", "Anonymous page renders looked up in the page cache.", ["result"]);
+  private readonly refunds = this.counter("storefront_refunds_total", "Refunds written (created, once per Idempotency-Key) and settled at the gateway (succeeded, failed).", ["outcome"]);
   private readonly checkouts = this.counter("storefront_checkouts_total", "Checkout steps by outcome (created, succeeded, declined, rejected, failed).", ["outcome"]);
   private readonly orders = this.counter("storefront_orders_written_total", "Orders written (one per paid payment intent).");
   private readonly gateway = new Histogram({
@@ -79,6 +78,10 @@ export class ShopMetrics implements Telemetry {
 
   checkout(outcome: CheckoutOutcome): void {
     this.checkouts.labels(outcome).inc();
+  }
+
+  refund(outcome: "created" | "succeeded" | "failed"): void {
+    this.refunds.labels(outcome).inc();
   }
 
   orderWritten(): void {

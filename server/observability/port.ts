@@ -35,6 +35,8 @@ export interface Telemetry {
   catalogueRefreshFailed(): void;
   /** A remote product image's source was fetched, or could not be. */
   imageFetched(outcome: "ok" | "failed"): void;
+  /** A refund was written (once per Idempotency-Key), or settled at the gateway. */
+  refund(outcome: "created" | "succeeded" | "failed"): void;
 }
 
 export const noTelemetry: Telemetry = {
@@ -46,4 +48,5 @@ export const noTelemetry: Telemetry = {
   reconcilerRun() {},
   catalogueRefreshFailed() {},
   imageFetched() {},
+  refund() {},
 };

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatCents } from "../../lib/basket.ts";
 import { jsonPost, signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
 import { signUpAdmin } from "../../test/support/admin.ts";
+import { parseMetrics, sampleValue } from "../../test/support/prometheus-text.ts";
 import { checkout, priceCents } from "../../test/support/checkout.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 import { eventually } from "../../test/support/poll.ts";
@@ -70,6 +71,9 @@ describe.each(testEngines())("refunds on %s", (engine) => {
       after: { status: "partially_refunded", refunded: formatCents(priceCents(2)), refund: formatCents(priceCents(2)), reason: "Arrived broken", restock: false },
     });
     expect(await count(database, "mail_outbox", ["kind", "refund"])).toBe(1);
+    // Counted once, however often it was asked for.
+    const samples = parseMetrics(await services.metrics.registry.metrics());
+    expect(["created", "succeeded", "failed"].map((outcome) => sampleValue(samples, "storefront_refunds_total", { outcome }))).toEqual([1, 1, 0]);
     const { orders } = (await (await app.request("/api/orders", { headers: { cookie: ada } })).json()) as { orders: Order[] };
     expect(orders).toEqual([expect.objectContaining({ id: orderId, status: "partially_refunded", refunded: priceCents(2) })]);
 

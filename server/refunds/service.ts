@@ -5,6 +5,7 @@ import { type Actor, appendAudit } from "../admin/audit.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import { enqueueRefundMail } from "../mail/refund.ts";
+import type { Telemetry } from "../observability/port.ts";
 import type { AdminOrder } from "../orders/admin-store.ts";
 import { type LineUnits, RefundRefused } from "../orders/refund-store.ts";
 import type { OrdersService } from "../orders/service.ts";
@@ -36,6 +37,8 @@ export interface RefundsDeps {
   log: Logger;
   /** A refund's mail was written to the outbox (wakes the mail worker). */
   mailWritten?: () => void;
+  /** storefront_refunds_total{outcome}: counted once per refund written and once when it settles. */
+  telemetry?: Pick<Telemetry, "refund">;
   now?: () => number;
 }
 
@@ -108,7 +111,7 @@ export class RefundsService {
     if (!planned.ok) return planned;
     const now = this.now();
     try {
-      return await inTransaction(this.deps.db, async (trx) => {
+      const written = await inTransaction(this.deps.db, async (trx) => {
         const refund = await insertRefund(trx, {
           idempotencyKey: asked.key,
           fingerprint: asked.fingerprint,
@@ -121,7 +124,7 @@ export class RefundsService {
           created: now,
         });
         // The key was taken by a request that committed meanwhile: its refund is the answer.
-        if (!refund) return { ok: true as const, refund: (await refundByKey(trx, asked.key))! };
+        if (!refund) return { ok: true as const, refund: (await refundByKey(trx, asked.key))!, fresh: false };
         // The order as the guarded update left it (a concurrent refund may have come between our read and it).
         const after = await this.deps.orders.takeRefund(trx, order, planned.cents, planned.lines);
         if (asked.request.restock) await this.deps.stock?.restock(trx, planned.lines);
@@ -144,8 +147,10 @@ export class RefundsService {
           },
           now,
         );
-        return { ok: true as const, refund };
+        return { ok: true as const, refund, fresh: true };
       });
+      if (written.fresh) this.deps.telemetry?.refund("created");
+      return written;
     } catch (error) {
       if (error instanceof RefundRefused) return fail(422, error.message);
       throw error;
@@ -177,6 +182,7 @@ export class RefundsService {
       return true;
     });
     if (!changed) return;
+    this.deps.telemetry?.refund(status);
     this.deps.log.info({ refund: refund.id, order: refund.orderId, amountCents: refund.amount, status }, "refund settled");
     if (status === "succeeded") this.deps.mailWritten?.();
   }
