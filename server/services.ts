@@ -114,7 +114,7 @@ export async function createServices(
   // The catalogue lives in the shop's database unless CATALOGUE_URL names a remote one (stock untracked there).
   const databaseCatalogue = ownCatalogue ? await DatabaseCatalogue.open(database, catalogueEvents, log) : null;
   const catalogue = overrides.catalogue ?? databaseCatalogue ?? createCatalogue(config, log, {}, metrics);
-  const mail = createMail(config, log, database, overrides.mail);
+  const mail = createMail(config, log, database, overrides.mail, metrics);
   const auth = await AuthService.create(database, config, log, resetMailWriter(database.db, log, () => mail.worker.kick()));
   const gateway =
     config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY

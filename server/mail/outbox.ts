@@ -156,3 +156,9 @@ function toRow<Row extends Pick<Selectable<MailOutboxTable>, "next_attempt_at" |
     sent_at: row.sent_at === null ? null : Number(row.sent_at),
   };
 }
+
+/** Messages still to be sent (due now or waiting for a retry): the outbox's depth. */
+export async function pendingCount(db: Db): Promise<number> {
+  const row = await db.selectFrom("mail_outbox").select((eb) => eb.fn.countAll<number | string>().as("n")).where("status", "=", "pending").executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

@@ -5,7 +5,7 @@ import type { Logger } from "../log.ts";
 import { FileMailer } from "./file-mailer.ts";
 import type { Mailer } from "./mailer.ts";
 import { SmtpMailer } from "./smtp-mailer.ts";
-import { MailWorker } from "./worker.ts";
+import { type MailTelemetry, MailWorker } from "./worker.ts";
 
 export type MailConfig = Pick<
   Config,
@@ -34,7 +34,7 @@ export function createMailer(config: MailConfig, log: Logger): Mailer {
   return config.SMTP_URL ? new SmtpMailer(config.SMTP_URL) : new FileMailer(path.join(config.DATA_DIR, "mail"), log);
 }
 
-export function createMail(config: MailConfig, log: Logger, database: AppDatabase, options: MailOptions = {}): MailService {
+export function createMail(config: MailConfig, log: Logger, database: AppDatabase, options: MailOptions = {}, telemetry?: MailTelemetry): MailService {
   const mailer = options.mailer ?? createMailer(config, log);
   // Says where mail goes, never SMTP_URL itself (it holds the password).
   if (mailer instanceof FileMailer) log.info({ directory: mailer.directory }, "mail: no SMTP_URL, so every message is written as an .eml file");
@@ -50,6 +50,7 @@ export function createMail(config: MailConfig, log: Logger, database: AppDatabas
     retryBaseMs: config.MAIL_RETRY_BASE_MS,
     maxAttempts: config.MAIL_MAX_ATTEMPTS,
     now: options.now,
+    telemetry,
   });
   if (!options.manual) worker.start();
   return {

@@ -8,6 +8,7 @@ import type { AppDatabase } from "../db/database.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 import { testApp } from "../../test/support/app.ts";
 import { memoryLogger } from "../../test/support/logger.ts";
+import { parseMetrics, sampleValue } from "../../test/support/prometheus-text.ts";
 import { enqueueMail, listOutbox } from "./outbox.ts";
 
 const BASE_MS = 60_000;
@@ -30,8 +31,9 @@ describe.each(testEngines())("the mail worker on %s", (engine) => {
       mail: { now: () => clock.now },
     });
     cleanup(() => services.mail.close());
+    const metric = async (name: string, labels: Record<string, string> = {}) => sampleValue(parseMetrics(await services.metrics.registry.metrics()), name, labels);
     await enqueueMail(database.db, { kind: "order_confirmation", key: PAYLOAD.orderId, recipient: "ada@example.com", payload: PAYLOAD, now: clock.now });
-    return { database, worker: services.mail.worker, clock, records: memory.records };
+    return { database, worker: services.mail.worker, clock, records: memory.records, metric };
   }
 
   const row = async (database: AppDatabase) => (await listOutbox(database.db, 10))[0]!;
@@ -66,7 +68,8 @@ describe.each(testEngines())("the mail worker on %s", (engine) => {
     const smtp = await startSmtpServer();
     cleanup(smtp.close);
     smtp.behaviour = "refuse";
-    const { database, worker, clock, records } = await setup({ SMTP_URL: smtp.url });
+    const { database, worker, clock, records, metric } = await setup({ SMTP_URL: smtp.url });
+    expect(await metric("storefront_mail_outbox_depth")).toBe(1);
     await worker.drain();
     clock.now += BASE_MS;
     await worker.drain();
@@ -82,13 +85,15 @@ describe.each(testEngines())("the mail worker on %s", (engine) => {
     expect(failed).toMatchObject({ status: "failed", attempts: 3, last_error: expect.stringMatching(/451/) });
     const logged = records.find((r) => r.msg === "mail failed for good after its last attempt");
     expect(logged).toMatchObject({ level: 50, mail: failed.id, kind: "order_confirmation", attempts: 3, error: expect.stringMatching(/451/) });
+    expect(await metric("storefront_mail_outbox_failed_total", { reason: "attempts_exhausted" })).toBe(1);
+    expect(await metric("storefront_mail_outbox_depth")).toBe(0);
   });
 
   it("gives up a reset mail that could not leave before its link expired", async () => {
     const smtp = await startSmtpServer();
     cleanup(smtp.close);
     smtp.down = true;
-    const { database, worker, clock } = await setup({ SMTP_URL: smtp.url, MAIL_MAX_ATTEMPTS: "10" });
+    const { database, worker, clock, metric } = await setup({ SMTP_URL: smtp.url, MAIL_MAX_ATTEMPTS: "10" });
     await enqueueMail(database.db, { kind: "password_reset", key: "k1", recipient: "ada@example.com", payload: { token: "t1", validMinutes: 15 }, now: clock.now });
     await worker.drain();
     smtp.down = false;
@@ -97,6 +102,7 @@ describe.each(testEngines())("the mail worker on %s", (engine) => {
     expect(smtp.accepted.map((m) => m.subject)).toEqual(["Your Storefront order pi_mailtest"]);
     const reset = (await listOutbox(database.db, 10)).find((r) => r.kind === "password_reset")!;
     expect(reset).toMatchObject({ status: "failed", last_error: "not sent: it had expired before it could be sent" });
+    expect(await metric("storefront_mail_outbox_failed_total", { reason: "expired" })).toBe(1);
   });
 
   it("writes each message as an .eml file under DATA_DIR/mail and logs recipient, subject and file when no SMTP_URL is set", async () => {

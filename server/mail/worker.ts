@@ -24,6 +24,15 @@ export interface MailWorkerOptions {
   maxAttempts: number;
   /** The clock; tests pass a fake one and call drain() themselves. */
   now?: () => number;
+  /** storefront_mail_outbox_failed_total{reason}: a message given up on. */
+  telemetry?: MailTelemetry;
+}
+
+/** Why a message ended `failed`: it outlived its use, or its last attempt failed. */
+export type MailFailure = "expired" | "attempts_exhausted";
+
+export interface MailTelemetry {
+  mailFailed(reason: MailFailure): void;
 }
 
 /** The delay before attempt `attempts + 1`: base, 2 × base, 4 × base … up to an hour. */
@@ -107,6 +116,7 @@ export class MailWorker {
     if (outlived(row.kind, row.created, this.now())) {
       await markAttemptFailed(trx, row.id, row.attempts, "not sent: it had expired before it could be sent", null);
       this.options.log.warn({ mail: row.id, kind: row.kind, attempts: row.attempts }, "mail expired before it could be sent; given up");
+      this.options.telemetry?.mailFailed("expired");
       return "failed";
     }
     const attempts = row.attempts + 1;
@@ -119,6 +129,7 @@ export class MailWorker {
       await markAttemptFailed(trx, row.id, attempts, reason, retryAt);
       const fields = { mail: row.id, kind: row.kind, attempts, error: reason };
       if (last) this.options.log.error(fields, "mail failed for good after its last attempt");
+      if (last) this.options.telemetry?.mailFailed("attempts_exhausted");
       else this.options.log.warn({ ...fields, retryAt: new Date(retryAt!).toISOString() }, "mail not sent; will retry");
       return last ? "failed" : "retry";
     }

@@ -7,13 +7,9 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /**
  * Names kept for what does not exist yet, so alert rules and dashboards can name them today. Each
  * becomes one line below (and one method in port.ts) when its feature lands:
- *   storefront_mail_outbox_depth (gauge, read from the outbox table at scrape time),
- *   storefront_mail_outbox_failed_total{reason} (counter; deploy/alerts.yml already alerts on it),
  *   storefront_stock_reservations_total{outcome} (counter: reserved, refused, expired, sold).
  */
 export const RESERVED_METRICS = [
-  "storefront_mail_outbox_depth",
-  "storefront_mail_outbox_failed_total",
   "storefront_stock_reservations_total",
 ] as const;
 
@@ -35,6 +31,7 @@ export class ShopMetrics implements Telemetry {
     registers: [this.registry],
   });
   private readonly pageCacheLookups = this.counter("storefront_page_cache_lookups_total", "Anonymous page renders looked up in the page cache.", ["result"]);
+  private readonly mailFailures = this.counter("storefront_mail_outbox_failed_total", "Mail given up on: expired before it could be sent, or its last attempt failed.", ["reason"]);
   private readonly refunds = this.counter("storefront_refunds_total", "Refunds written (created, once per Idempotency-Key) and settled at the gateway (succeeded, failed).", ["outcome"]);
   private readonly checkouts = this.counter("storefront_checkouts_total", "Checkout steps by outcome (created, succeeded, declined, rejected, failed).", ["outcome"]);
   private readonly orders = this.counter("storefront_orders_written_total", "Orders written (one per paid payment intent).");
@@ -80,6 +77,10 @@ export class ShopMetrics implements Telemetry {
     this.checkouts.labels(outcome).inc();
   }
 
+  mailFailed(reason: "expired" | "attempts_exhausted"): void {
+    this.mailFailures.labels(reason).inc();
+  }
+
   refund(outcome: "created" | "succeeded" | "failed"): void {
     this.refunds.labels(outcome).inc();
   }
@@ -113,14 +114,14 @@ export class ShopMetrics implements Telemetry {
     this.imageFetches.labels(outcome).inc();
   }
 
-  /** A gauge read when scraped (open streams, connections in use): nothing to keep up to date. */
-  gauge(name: string, help: string, read: () => number): void {
+  /** A gauge read when scraped (open streams, connections in use, the outbox): nothing to keep up to date. */
+  gauge(name: string, help: string, read: () => number | Promise<number>): void {
     new Gauge({
       name,
       help,
       registers: [this.registry],
-      collect() {
-        this.set(read());
+      async collect() {
+        this.set(await read());
       },
     });
   }

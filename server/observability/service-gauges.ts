@@ -1,5 +1,6 @@
 import type { Catalogue } from "../catalogue/catalogue.ts";
 import type { AppDatabase } from "../db/database.ts";
+import { pendingCount } from "../mail/outbox.ts";
 import type { OrderFeed } from "../orders/feed.ts";
 import type { ShopMetrics } from "./metrics.ts";
 
@@ -20,4 +21,6 @@ export function watchServices(metrics: ShopMetrics, services: { database: AppDat
     const driver = database.driver;
     return driver.engine === "postgres" ? driver.pool.totalCount - driver.pool.idleCount : driver.database.open ? 1 : 0;
   });
+  // One count over the outbox's status index per scrape (every 15 s or so), shared by every instance.
+  metrics.gauge("storefront_mail_outbox_depth", "Mail waiting in the outbox to be sent (due, or waiting for a retry).", () => pendingCount(database.db).catch(() => Number.NaN));
 }
