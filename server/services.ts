@@ -132,6 +132,7 @@ export async function createServices(
         log,
         reservationMs: config.RESERVATION_MINUTES * 60_000,
         cancelIntent: (id) => paymentGateway.cancelIntent(id),
+        telemetry: metrics,
       })
     : null;
   const refunds = new RefundsService({ db: database.db, orders, gateway: paymentGateway, stock, log, mailWritten: () => mail.worker.kick(), telemetry: metrics });

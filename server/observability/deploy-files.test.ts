@@ -6,12 +6,12 @@ import { openDatabase } from "../db/database.ts";
 import { InProcessOrderEvents } from "../orders/events.ts";
 import { OrderFeed } from "../orders/feed.ts";
 import { memoryLogger } from "../../test/support/logger.ts";
-import { RESERVED_METRICS, ShopMetrics } from "./metrics.ts";
+import { ShopMetrics } from "./metrics.ts";
 import { watchServices } from "./service-gauges.ts";
 import { OrdersService } from "../orders/service.ts";
 
 // deploy/alerts.yml and deploy/grafana-dashboard.json name metrics by hand: each name must be one
-// the shop exports (or one reserved for a feature to come), or the alert would never fire.
+// the shop exports, or the alert would never fire.
 
 const alerts = fs.readFileSync("deploy/alerts.yml", "utf8");
 const dashboard = JSON.parse(fs.readFileSync("deploy/grafana-dashboard.json", "utf8")) as {
@@ -38,12 +38,11 @@ async function exportedNames(): Promise<Set<string>> {
 const namesIn = (text: string) => new Set(text.match(/\b(storefront|nodejs|process)_[a-z0-9_]+/g) ?? []);
 
 describe("deploy/ monitoring files", () => {
-  it("name only metrics the shop exports, or reserved ones", async () => {
+  it("name only metrics the shop exports", async () => {
     const exported = await exportedNames();
-    const known = (name: string) => exported.has(name) || (RESERVED_METRICS as readonly string[]).includes(name);
     const named = new Set([...namesIn(alerts), ...dashboard.panels.flatMap((p) => p.targets.flatMap((t) => [...namesIn(t.expr)]))]);
     expect(named.size).toBeGreaterThan(8);
-    expect([...named].filter((name) => !known(name))).toEqual([]);
+    expect([...named].filter((name) => !exported.has(name))).toEqual([]);
   });
 
   it("alert on 5xx, p99, the reconciler, a stale catalogue and failing mail; chart what an operator watches", () => {

@@ -1,17 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { type CheckoutOutcome, type Telemetry, type Traced, untraced } from "./port.ts";
+import { type CheckoutOutcome, type StockOutcome, type Telemetry, type Traced, untraced } from "./port.ts";
 
 /** Seconds: from a cached page (well under a millisecond) to a stuck gateway. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-/**
- * Names kept for what does not exist yet, so alert rules and dashboards can name them today. Each
- * becomes one line below (and one method in port.ts) when its feature lands:
- *   storefront_stock_reservations_total{outcome} (counter: reserved, refused, expired, sold).
- */
-export const RESERVED_METRICS = [
-  "storefront_stock_reservations_total",
-] as const;
 
 type RequestSeries = { count: Counter.Internal; latency: Histogram.Internal<string> };
 
@@ -31,6 +22,7 @@ export class ShopMetrics implements Telemetry {
     registers: [this.registry],
   });
   private readonly pageCacheLookups = this.counter("storefront_page_cache_lookups_total", "Anonymous page renders looked up in the page cache.", ["result"]);
+  private readonly stockReservations = this.counter("storefront_stock_reservations_total", "Checkouts' reservations: units reserved or refused, reservations expired or sold.", ["outcome"]);
   private readonly mailFailures = this.counter("storefront_mail_outbox_failed_total", "Mail given up on: expired before it could be sent, or its last attempt failed.", ["reason"]);
   private readonly refunds = this.counter("storefront_refunds_total", "Refunds written (created, once per Idempotency-Key) and settled at the gateway (succeeded, failed).", ["outcome"]);
   private readonly checkouts = this.counter("storefront_checkouts_total", "Checkout steps by outcome (created, succeeded, declined, rejected, failed).", ["outcome"]);
@@ -75,6 +67,10 @@ export class ShopMetrics implements Telemetry {
 
   checkout(outcome: CheckoutOutcome): void {
     this.checkouts.labels(outcome).inc();
+  }
+
+  stockReservation(outcome: StockOutcome): void {
+    this.stockReservations.labels(outcome).inc();
   }
 
   mailFailed(reason: "expired" | "attempts_exhausted"): void {

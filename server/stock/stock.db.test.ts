@@ -3,10 +3,19 @@ import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import { readSeed, seedCatalogue } from "../catalogue/seed.ts";
 import type { AppDatabase } from "../db/database.ts";
 import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
+import { parseMetrics, sampleValue } from "../../test/support/prometheus-text.ts";
+import type { Services } from "../services.ts";
 import { priceCents, TEST_CARD } from "../../test/support/checkout.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
+
+/** storefront_stock_reservations_total by outcome, as /metrics shows it. */
+async function reservations(services: Services) {
+  const samples = parseMetrics(await services.metrics.registry.metrics());
+  const of = (outcome: string) => sampleValue(samples, "storefront_stock_reservations_total", { outcome });
+  return { reserved: of("reserved"), refused: of("refused"), expired: of("expired"), sold: of("sold") };
+}
 
 // Product 8 starts with 3 units (catalogue/products.json).
 const RING = 8;
@@ -63,7 +72,7 @@ describe.each(testEngines())("stock on %s", (engine) => {
   });
 
   it("turns the reservation into a sale when the order is written; then the product is out of stock", async () => {
-    const { app, database, alice, bob, catalogue } = await setup();
+    const { app, services, database, alice, bob, catalogue } = await setup();
     const paid = await confirm(app, alice, await secret(await create(app, alice, 3)));
     expect(paid.status).toBe(200);
     expect(await stockOf(database, RING)).toEqual({ stock: 0, reserved: 0 });
@@ -71,6 +80,7 @@ describe.each(testEngines())("stock on %s", (engine) => {
     const refused = await create(app, bob, 1);
     expect(refused.status).toBe(409);
     expect(await refused.json()).toEqual({ error: { message: `${RING_TITLE} is out of stock.`, code: "insufficient_stock" } });
+    expect(await reservations(services)).toEqual({ reserved: 1, refused: 1, expired: 0, sold: 1 });
   });
 
   it("a new create by the same shopper releases the earlier reservation, which can no longer be paid", async () => {
@@ -105,6 +115,7 @@ describe.each(testEngines())("stock on %s", (engine) => {
     const statuses = await database.db.selectFrom("payments").select("status").execute();
     expect(statuses.map((row) => row.status)).toEqual(["canceled", "canceled"]);
     expect(await count(database, "orders")).toBe(0);
+    expect(await reservations(services)).toEqual({ reserved: 2, refused: 0, expired: 2, sold: 0 });
   });
 
   it("a payment the gateway took after its reservation expired is written anyway, marked oversold", async () => {

@@ -4,6 +4,7 @@ import { shortOf } from "../../lib/stock.ts";
 import type { CatalogueEvents } from "../catalogue/events.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
+import type { StockOutcome, Telemetry } from "../observability/port.ts";
 import { inTransaction, StockRefused } from "./transaction.ts";
 
 export type StockRefusal = { ok: false; status: 409; message: string; code: "insufficient_stock" };
@@ -16,6 +17,8 @@ export interface StockDeps {
   reservationMs: number;
   /** Cancels a released or expired checkout's intent at the payment gateway, so a late payment cannot go through. */
   cancelIntent?: (paymentId: string) => Promise<void>;
+  /** storefront_stock_reservations_total{outcome}, once per checkout. */
+  telemetry?: Pick<Telemetry, "stockReservation">;
   now?: () => number;
 }
 
@@ -49,7 +52,10 @@ export class StockService {
     for (const line of lines) {
       const mine = own.filter((row) => row.product_id === line.id).reduce((sum, row) => sum + row.amount, 0);
       const left = rows.has(line.id) ? rows.get(line.id)! + mine : undefined;
-      if (left !== undefined && left < line.amount) return refusal(line.title, left);
+      if (left !== undefined && left < line.amount) {
+        this.count("refused");
+        return refusal(line.title, left);
+      }
     }
     return null;
   }
@@ -62,12 +68,12 @@ export class StockService {
   async reserve(payment: StockPayment, lines: BasketLine[], record: (trx: Transaction<Schema>) => Promise<void>): Promise<StockRefusal | null> {
     const now = this.now();
     let givenBack: string[] = [];
+    let expired = 0;
     try {
       await inTransaction(this.deps.db, async (trx) => {
-        const given = [
-          ...(await trx.updateTable("reservations").set({ state: "released" }).where("user_id", "=", payment.userId).where("state", "=", "held").returning(["payment_id", "product_id", "amount"]).execute()),
-          ...(await this.lapse(trx, { productIds: lines.map((line) => line.id) }, now)),
-        ];
+        const released = await trx.updateTable("reservations").set({ state: "released" }).where("user_id", "=", payment.userId).where("state", "=", "held").returning(["payment_id", "product_id", "amount"]).execute();
+        const lapsed = await this.lapse(trx, { productIds: lines.map((line) => line.id) }, now);
+        const given = [...released, ...lapsed];
         const back = new Map<number, number>();
         for (const row of given) back.set(row.product_id, (back.get(row.product_id) ?? 0) + row.amount);
         const wanted = new Map(lines.map((line) => [line.id, line]));
@@ -96,12 +102,16 @@ export class StockService {
           .execute();
         await this.deps.events.publish(trx, { ids });
         givenBack = given.map((row) => row.payment_id);
+        expired = new Set(lapsed.map((row) => row.payment_id)).size;
       });
+      this.count("reserved");
+      for (let i = 0; i < expired; i++) this.count("expired");
       await this.cancelAtGateway(givenBack);
       return null;
     } catch (error) {
-      if (error instanceof StockRefused) return error.refusal as StockRefusal;
-      throw error;
+      if (!(error instanceof StockRefused)) throw error;
+      this.count("refused");
+      return error.refusal as StockRefusal;
     }
   }
 
@@ -130,6 +140,7 @@ export class StockService {
       if (lapsed.length === 0) return; // no reservation: stock not tracked for this payment
       sold = payment.basket.map((line) => ({ id: line.id, amount: line.amount, held: false }));
     }
+    this.count("sold");
     sold.sort((a, b) => a.id - b.id);
     const now = this.now();
     for (const line of sold) {
@@ -171,6 +182,7 @@ export class StockService {
   /** One payment's held units back to stock, and its intent canceled, in one transaction. */
   private async expire(paymentId: string): Promise<void> {
     const now = this.now();
+    let lapsed = false;
     await inTransaction(this.deps.db, async (trx) => {
       const given = await this.lapse(trx, { paymentId }, now);
       const ids = [...new Set(given.map((row) => row.product_id))].sort((a, b) => a - b);
@@ -180,8 +192,14 @@ export class StockService {
       }
       await this.cancelTestPayments(trx, [paymentId], now);
       if (ids.length > 0) await this.deps.events.publish(trx, { ids });
+      lapsed = ids.length > 0;
     });
+    if (lapsed) this.count("expired");
     await this.cancelAtGateway([paymentId]);
+  }
+
+  private count(outcome: StockOutcome): void {
+    this.deps.telemetry?.stockReservation(outcome);
   }
 
   /** After the commit: the released checkouts' intents are cancelled at the gateway too (a failure is logged; the reconciler retries expired ones). */
