@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction, type UpdateObject } from "kysely";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import type { CatalogueEvents } from "../catalogue/events.ts";
 import { UPLOADED } from "../catalogue/uploaded-images.ts";
@@ -21,6 +21,8 @@ import {
 } from "./products.ts";
 
 type Row = Selectable<ProductsTable>;
+/** What an edit sets: values, or expressions of the row (the stock moved by a delta). */
+type ProductUpdate = UpdateObject<Schema, "products">;
 
 const notFound = (id: number): ProductRefusal => ({ ok: false, status: 404, message: `No product with id ${id}.` });
 const stale: ProductRefusal = { ok: false, status: 409, message: STALE_EDIT };
@@ -119,11 +121,17 @@ export class DatabaseProducts implements ProductsAdmin {
   async update(actor: Actor, id: number, input: unknown): Promise<ProductWrite> {
     const edit = parsed(productEdit, input);
     if (!edit.ok) return edit;
-    const { version, ...fields } = edit.value;
+    const { version, stockWas, ...fields } = edit.value;
+    // Sales do not move the version: with stockWas the admin's change applies to the stock as it is now.
+    const delta = stockWas === undefined ? null : fields.stock - stockWas;
+    const set: ProductUpdate = {
+      ...columns(fields),
+      ...(delta === null ? {} : { stock: sql<number>`case when stock + ${delta} < 0 then 0 else stock + ${delta} end` }),
+    };
     return this.write(async (trx) => {
       const unknown = await this.unknownCategory(trx, fields.category);
       if (unknown) return unknown;
-      return this.change(trx, actor, "product.update", id, version, columns(fields));
+      return this.change(trx, actor, "product.update", id, version, set);
     });
   }
 
@@ -147,7 +155,7 @@ export class DatabaseProducts implements ProductsAdmin {
    * applied only while the version is still the one the edit started from (any version when the
    * caller named none), with the version moved on.
    */
-  private async change(trx: Transaction<Schema>, actor: Actor, action: string, id: number, version: number | undefined, set: Updateable<ProductsTable>): Promise<ProductWrite> {
+  private async change(trx: Transaction<Schema>, actor: Actor, action: string, id: number, version: number | undefined, set: ProductUpdate): Promise<ProductWrite> {
     const before = await this.row(trx, id);
     if (!before) return notFound(id);
     const expected = version ?? before.version;

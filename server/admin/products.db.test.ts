@@ -118,6 +118,22 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     expect((await api.send("PUT", `/api/admin/products/${RING}`, fields)).status).toBe(400);
   });
 
+  it("moves the stock by what the admin changed, so units sold while the form was open are not put back", async () => {
+    const { api, services } = await setup();
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const form = { title: ring.title, price: ring.price, description: ring.description, category: ring.category, stock: ring.stock!, stockWas: ring.stock!, version: ring.version };
+    // A sale while the form is open (sales do not move the version).
+    await services.database.db.updateTable("products").set({ stock: ring.stock! - 1 }).where("id", "=", RING).execute();
+    const priceOnly = await api.send("PUT", `/api/admin/products/${RING}`, { ...form, price: 700 });
+    expect(priceOnly.status).toBe(200);
+    expect(await priceOnly.json()).toMatchObject({ price: 700, stock: ring.stock! - 1 });
+    const restocked = await api.send("PUT", `/api/admin/products/${RING}`, { ...form, price: 700, stock: ring.stock! + 5, version: ring.version + 1 });
+    expect(await restocked.json()).toMatchObject({ stock: ring.stock! + 4 });
+    // Without stockWas (an API client that means it), the stock is set as given.
+    const set = await api.send("PUT", `/api/admin/products/${RING}`, { title: ring.title, price: 700, description: ring.description, category: ring.category, stock: 2, version: ring.version + 2 });
+    expect(await set.json()).toMatchObject({ stock: 2 });
+  });
+
   it("lets exactly one of several edits started from the same version through, on every instance", async () => {
     const { api, services } = await setup();
     // On PostgreSQL a second instance on the same database hears the winner too.
@@ -139,7 +155,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
   });
 
   it("the edit page's forms work before any script: a save, a stale save (409, the issue's words), an archive", async () => {
-    const { app, admin } = await setup();
+    const { app, admin, services } = await setup();
     const post = (fields: Record<string, string>) =>
       app.request(`${TEST_ORIGIN}/admin/products/${RING}`, {
         method: "POST",
@@ -149,10 +165,14 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     const page = await app.request(`${TEST_ORIGIN}/admin/products/${RING}`, { headers: { cookie: admin } });
     expect(page.status).toBe(200);
     expect(page.headers.get("cache-control")).toBe("private, no-store");
+    // The form carries the stock it showed: a save moves the stock by the admin's change only.
+    expect(await page.text()).toMatch(/name="stockWas" value="3"/);
+    await services.database.db.updateTable("products").set({ stock: 2 }).where("id", "=", RING).execute(); // a sale meanwhile
     const fields = { title: "Solitaire Ring", price: "600.00", category: "jewelery", stock: "4", description: "Lab-grown." };
-    const saved = await post({ ...fields, intent: "save", version: "1" });
+    const saved = await post({ ...fields, stockWas: "3", intent: "save", version: "1" });
     expect(saved.status).toBe(200);
     expect(await saved.text()).toContain("Saved.");
+    expect((await services.database.db.selectFrom("products").select("stock").where("id", "=", RING).executeTakeFirstOrThrow()).stock).toBe(3);
     const stale = await post({ ...fields, price: "1.00", intent: "save", version: "1" });
     expect(stale.status).toBe(409);
     const html = await stale.text();

@@ -89,7 +89,15 @@ export const productFields = z.object({
 export type ProductFields = z.infer<typeof productFields>;
 
 export const versionField = numeric("version must be the product's version.").pipe(z.number().int().min(1, "version must be the product's version."));
-export const productEdit = productFields.extend({ version: versionField });
+/**
+ * An edit: the fields, the version it started from, and (optionally) the stock it started from.
+ * With `stockWas`, stock moves by what the admin changed (`stock - stockWas`), so units sold while
+ * the form was open are not put back by a save; without it, `stock` is set as given.
+ */
+export const productEdit = productFields.extend({
+  version: versionField,
+  stockWas: numeric("stockWas must be a whole number.").pipe(z.number().int().min(0)).optional(),
+});
 
 /** The first problem of `input` against `schema`, as a 400, or the parsed value. */
 export function parsed<T extends z.ZodType>(schema: T, input: unknown): { ok: true; value: z.infer<T> } | ProductRefusal {

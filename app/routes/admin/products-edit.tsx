@@ -28,7 +28,9 @@ const DONE: Record<Intent, string> = {
   image: "Picture saved.",
 };
 
-type Outcome = { ok: true; intent: Intent; message: string } | { ok: false; intent: Intent; message: string; version: number; values: ProductFormValues | null };
+type Outcome =
+  | { ok: true; intent: Intent; message: string }
+  | { ok: false; intent: Intent; message: string; version: number; values: ProductFormValues | null; stockWas: string | null };
 
 /** Every change the page makes carries the version the page was showing: someone else's change in between is refused. */
 export async function action({ context, params, request }: Route.ActionArgs) {
@@ -38,9 +40,12 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   const intent = INTENTS.find((name) => name === form.get("intent"));
   if (!intent) throw data(null, { status: 400 });
   const version = Number(form.get("version")) || undefined;
+  // The stock the form was showing: a save moves the stock by what the admin changed, not to it.
+  const shownStock = form.get("stockWas");
+  const stockWas = typeof shownStock === "string" && shownStock !== "" ? shownStock : null;
   const { products, actor } = admin;
   let outcome;
-  if (intent === "save") outcome = await products.update(actor, id, { ...productFormValues(form), version });
+  if (intent === "save") outcome = await products.update(actor, id, { ...productFormValues(form), version, ...(stockWas === null ? {} : { stockWas }) });
   else if (intent === "image") {
     const file = form.get("image");
     outcome =
@@ -49,7 +54,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
         : ({ ok: false, status: 400, message: "Choose a picture to upload." } as const);
   } else outcome = await products.setArchived(actor, id, intent === "archive", version);
   if (outcome.ok) return { ok: true, intent, message: DONE[intent] } satisfies Outcome;
-  const refused: Outcome = { ok: false, intent, message: outcome.message, version: version ?? 0, values: intent === "save" ? productFormValues(form) : null };
+  const refused: Outcome = { ok: false, intent, message: outcome.message, version: version ?? 0, values: intent === "save" ? productFormValues(form) : null, stockWas };
   return data(refused, { status: outcome.status });
 }
 
@@ -59,6 +64,7 @@ export default function EditProduct({ loaderData: { product, categories, source 
   const refused = actionData && !actionData.ok ? actionData : null;
   // After a refusal the page keeps what it was showing, so a second try is refused the same way until a reload.
   const version = refused ? refused.version : product.version;
+  const stockWas = refused ? refused.stockWas : product.stock === null ? null : String(product.stock);
   const values: ProductFormValues = refused?.values ?? { title: product.title, price: product.price.toFixed(2), description: product.description, category: product.category, stock: String(product.stock ?? 0) };
   const message = (intent: Intent) =>
     actionData?.intent === intent && busy === null ? (
@@ -86,6 +92,7 @@ export default function EditProduct({ loaderData: { product, categories, source 
         <Form method="post" className="product-form" key={`fields-${product.version}`} aria-labelledby="details-heading">
           <h2 id="details-heading">Details</h2>
           <input type="hidden" name="version" value={version} />
+          {stockWas !== null && <input type="hidden" name="stockWas" value={stockWas} />}
           <ProductFields values={values} categories={categories} describedBy="save-message" />
           <div id="save-message">{message("save")}</div>
           {button("save", "Save changes", "button-primary")}
