@@ -78,22 +78,6 @@ test("an admin refunds one line and the shopper's open orders page shows it with
   expect(pageErrors).toEqual([]);
 });
 
-test("customers and anonymous visitors get the shop's 404 for the back office's orders and mail", async ({ page }) => {
-  for (const path of ["/admin/orders", "/admin/orders/pi_x", "/admin/mail"]) {
-    expect((await page.goto(path))?.status(), path).toBe(404);
-  }
-  expect((await page.request.get("/api/admin/orders")).status()).toBe(404);
-  await registerAccount(page);
-  for (const path of ["/admin/orders", "/admin/mail"]) {
-    const response = await page.goto(path);
-    expect(response?.status(), path).toBe(404);
-    await expect(page.getByRole("heading", { level: 1 })).not.toHaveText(/Orders|Mail/);
-  }
-  const api = await page.request.get("/api/admin/orders");
-  expect(api.status()).toBe(404);
-  expect(await api.json()).toEqual({ error: "No API endpoint GET /api/admin/orders." });
-});
-
 test("the back office's orders, order and mail screens fit a phone and pass axe", async ({ browser }) => {
   test.slow();
   const admin = await adminPage(browser);

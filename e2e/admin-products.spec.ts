@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { freePort } from "../test/support/local-cluster.ts";
 import { type PostgresCluster, postgresCluster } from "../test/support/postgres-cluster.ts";
 import { type RunningServer, startServer } from "../test/support/server-process.ts";
-import { expect, expectNoSeriousViolations, open, registerAccount, test, uniqueEmail, viewports } from "./support.ts";
+import { expect, expectNoSeriousViolations, open, registerAccount, test, viewports } from "./support.ts";
 
 // Issue 23, /admin/products in the browser: an admin adds a product, edits it (a stale edit is
 // refused with the issue's message), gives it a picture and archives it, by keyboard where it
@@ -160,20 +160,6 @@ test.describe("on a shop of its own", () => {
       expect(pageErrors).toEqual([]);
       await context.close();
     });
-  }
-});
-
-test("a customer and an anonymous visitor get the shop's 404 for the back office and its products API", async ({ page, request }) => {
-  for (const who of ["anonymous", "customer"]) {
-    if (who === "customer") await registerAccount(page, uniqueEmail("customer"));
-    for (const address of ["/admin", "/admin/products", "/admin/products/1"]) {
-      const response = await page.goto(address);
-      expect(response?.status(), `${who} ${address}`).toBe(404);
-      await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
-    }
-    const api = await (who === "customer" ? page.request : request).get("/api/admin/products");
-    expect(api.status()).toBe(404);
-    expect(await api.json()).toEqual({ error: "No API endpoint GET /api/admin/products." });
   }
 });
 

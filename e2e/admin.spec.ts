@@ -5,13 +5,13 @@ import { expect, expectNoSeriousViolations, open, registerAccount, signInAsAdmin
 for (const who of ["an anonymous visitor", "a customer"] as const) {
   test(`${who} gets the shop's 404 on /admin and on the back office's API`, async ({ page }) => {
     if (who === "a customer") await registerAccount(page);
-    for (const address of ["/admin", "/admin/audit", "/admin/products"]) {
+    for (const address of ["/admin", "/admin/audit", "/admin/products", "/admin/products/1", "/admin/orders", "/admin/orders/pi_x", "/admin/mail"]) {
       const response = await page.goto(address);
       expect(response?.status(), address).toBe(404);
       await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
     }
     await expect(page.getByRole("banner").getByRole("link", { name: "Admin" })).toHaveCount(0);
-    for (const address of ["/api/admin/products", "/api/admin/audit"]) {
+    for (const address of ["/api/admin/products", "/api/admin/orders", "/api/admin/mail", "/api/admin/audit"]) {
       const response = await page.request.get(address);
       expect(response.status(), address).toBe(404);
       expect(await response.json()).toEqual({ error: `No API endpoint GET ${address}.` });

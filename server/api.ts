@@ -3,7 +3,7 @@ import { CLIENT_IP_HEADER } from "./auth/better-auth.ts";
 import { allowedMethods } from "./http/allowed-methods.ts";
 import type { AppEnv } from "./http/env.ts";
 import { jsonResponse } from "./http/json-response.ts";
-import { noApiEndpoint } from "./http-error.ts";
+import { noApiEndpoint, noApiEndpointMessage } from "./http-error.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { healthRoutes } from "./observability/health.ts";
 import { orderRoutes } from "./orders/routes.ts";
@@ -45,7 +45,7 @@ export function apiRoutes(services: Services, options: { instance: string; route
   api.all("*", (c) => {
     const methods = allowed(c.req.path);
     if (methods.length === 0) throw noApiEndpoint(c.req.method, c.req.path);
-    return jsonResponse(c, { error: `No API endpoint ${c.req.method} ${c.req.path}.` }, 405, { Allow: methods.join(", ") });
+    return jsonResponse(c, { error: noApiEndpointMessage(c.req.method, c.req.path) }, 405, { Allow: methods.join(", ") });
   });
   return api;
 }

@@ -19,4 +19,7 @@ export class TooManyRequests extends HttpError {
 }
 
 /** The 404 of an API address that does not exist (and of the back office's, to anyone but an admin). */
-export const noApiEndpoint = (method: string, path: string): HttpError => new HttpError(404, `No API endpoint ${method} ${path}.`);
+export const noApiEndpoint = (method: string, path: string): HttpError => new HttpError(404, noApiEndpointMessage(method, path));
+
+/** What the API says of an address it has no endpoint for (404), or not for that method (405). */
+export const noApiEndpointMessage = (method: string, path: string): string => `No API endpoint ${method} ${path}.`;

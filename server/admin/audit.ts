@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
-import { decodeCursor, pageOf } from "../db/cursor.ts";
+import { decodeCursor, olderThan, pageOf } from "../db/cursor.ts";
 import type { Schema } from "../db/schema.ts";
 
 type Db = Kysely<Schema> | Transaction<Schema>;
@@ -78,7 +78,7 @@ export class AuditLog {
     const cursor = before === undefined ? null : decodeCursor(before);
     if (before !== undefined && !cursor) return { ok: false, message: "before must be a cursor from a previous page." };
     let query = this.db.selectFrom("audit_log").selectAll();
-    if (cursor) query = query.where((eb) => eb.or([eb("at", "<", cursor.at), eb.and([eb("at", "=", cursor.at), eb("id", "<", cursor.id)])]));
+    if (cursor) query = query.where(olderThan(cursor, "at", "id"));
     const rows = await query.orderBy("at", "desc").orderBy("id", "desc").limit(limit + 1).execute();
     const page = pageOf(rows, limit, (row) => ({ at: Number(row.at), id: row.id }));
     return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
+import { jsonPost, signUp, testApp, testAppOnFreshDatabase } from "../../test/support/app.ts";
 import { signUpAdmin, signUpWithCookies } from "../../test/support/admin.ts";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
+import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
 import { COMMAND_LINE } from "./audit.ts";
 import { setRole } from "./staff.ts";
 
@@ -11,13 +11,7 @@ import { setRole } from "./staff.ts";
 describe.each(testEngines())("the admin gate on %s", (engine) => {
   const cleanup = cleanupAfterEach();
 
-  async function setup(env: Record<string, string> = {}) {
-    const database = await freshDatabase(engine);
-    cleanup(database.drop);
-    const { app, services } = await testApp({ database, env });
-    cleanup(async () => services.orderFeed.closeAll());
-    return { app, services };
-  }
+  const setup = (env: Record<string, string> = {}) => testAppOnFreshDatabase(engine, cleanup, { env });
 
   const answer = async (response: Response) => ({ status: response.status, body: await response.text() });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
+import { jsonPost, signUp, testAppOnFreshDatabase } from "../../test/support/app.ts";
 import { signUpAdmin } from "../../test/support/admin.ts";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
+import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
 import { builtPages } from "../../test/support/pages.ts";
 
 // Issue 23: the back office's pages exist for admins only. Anyone else gets the shop's own 404
@@ -13,13 +13,7 @@ const stripped = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
 describe.each(testEngines())("the back office's pages on %s", (engine) => {
   const cleanup = cleanupAfterEach();
 
-  async function setup() {
-    const database = await freshDatabase(engine);
-    cleanup(database.drop);
-    const { app, services } = await testApp({ database, catalogue: "database", ssr: await builtPages() });
-    cleanup(async () => services.orderFeed.closeAll());
-    return { app, services };
-  }
+  const setup = async () => testAppOnFreshDatabase(engine, cleanup, { catalogue: "database", ssr: await builtPages() });
 
   it("answers anonymous visitors and customers with the shop's 404 page, as for an address that does not exist", async () => {
     const { app } = await setup();

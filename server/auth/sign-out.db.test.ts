@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
-import { cleanupAfterEach, createPostgresSchema, freshDatabase, testEngines } from "../../test/support/database.ts";
-import { jsonPost, testApp } from "../../test/support/app.ts";
+import { cleanupAfterEach, createPostgresSchema, testEngines } from "../../test/support/database.ts";
+import { jsonPost, testApp, testAppOnFreshDatabase } from "../../test/support/app.ts";
 import { postgresOrSkip } from "../../test/support/checkout.ts";
 import { eventually } from "../../test/support/poll.ts";
 
@@ -31,13 +31,7 @@ const within = <T>(withinMs: number, expected: T, probe: () => Promise<T>): Prom
 describe.each(testEngines())("signing out on %s", (engine) => {
   const cleanup = cleanupAfterEach();
 
-  async function setup() {
-    const database = await freshDatabase(engine);
-    cleanup(database.drop);
-    const { app, services } = await testApp({ database });
-    cleanup(async () => services.orderFeed.closeAll());
-    return { app, services };
-  }
+  const setup = () => testAppOnFreshDatabase(engine, cleanup);
 
   it("refuses the copied cookies at once after the API's sign-out, though their cache is still valid", async () => {
     const { app } = await setup();

@@ -1,5 +1,6 @@
-import { sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { AppDatabase } from "../db/database.ts";
+import type { ProductsTable } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Catalogue, CatalogueChange, ImageSource } from "./catalogue.ts";
 import { EmbeddedCatalogue, PRODUCT_IMAGE_PATH } from "./embedded.ts";
@@ -8,21 +9,8 @@ import type { Product } from "./product.ts";
 import { seedCatalogue } from "./seed.ts";
 import { UPLOADS_DIR, UploadedImages } from "./uploaded-images.ts";
 
-interface Row {
-  id: number;
-  title: string;
-  price_cents: number;
-  description: string;
-  category: string;
-  image: string;
-  rating_rate: number | string;
-  rating_count: number;
-  stock: number;
-  reserved: number;
-  /** Units of reservations that have expired but not been swept yet: available again. */
-  lapsed: number | string | null;
-  archived_at: number | string | null;
-}
+/** A product row as the catalogue reads it, with the units of its lapsed (expired, not yet swept) reservations. */
+type Row = Selectable<ProductsTable> & { lapsed: number | string | null };
 
 /**
  * The catalogue in the shop's database (the default): products, categories and stock, seeded once
@@ -145,7 +133,7 @@ export class DatabaseCatalogue implements Catalogue {
       );
     if (ids?.length === 0) return;
     if (ids) query = query.where("p.id", "in", ids);
-    const rows = (await query.orderBy("p.id").execute()) as Row[];
+    const rows: Row[] = await query.orderBy("p.id").execute();
     const fresh = rows.filter((row) => row.archived_at === null).map((row) => this.product(row));
     if (!ids) {
       this.products = fresh;

@@ -69,8 +69,8 @@ export class ShopMetrics implements Telemetry {
     this.checkouts.labels(outcome).inc();
   }
 
-  stockReservation(outcome: StockOutcome): void {
-    this.stockReservations.labels(outcome).inc();
+  stockReservation(outcome: StockOutcome, checkouts: number): void {
+    this.stockReservations.labels(outcome).inc(checkouts);
   }
 
   mailFailed(reason: "expired" | "attempts_exhausted"): void {

@@ -35,8 +35,8 @@ export interface Telemetry {
   catalogueRefreshFailed(): void;
   /** A remote product image's source was fetched, or could not be. */
   imageFetched(outcome: "ok" | "failed"): void;
-  /** A checkout's units were reserved or refused; a reservation expired or became a sale. */
-  stockReservation(outcome: StockOutcome): void;
+  /** Checkouts' units were reserved or refused; reservations expired or became a sale. */
+  stockReservation(outcome: StockOutcome, checkouts: number): void;
   /** A refund was written (once per Idempotency-Key), or settled at the gateway. */
   refund(outcome: "created" | "succeeded" | "failed"): void;
 }

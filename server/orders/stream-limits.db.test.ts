@@ -1,7 +1,7 @@
 import type { HttpBindings } from "@hono/node-server";
 import { describe, expect, it } from "vitest";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
-import { signUp, testApp } from "../../test/support/app.ts";
+import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
+import { signUp, type testApp, testAppOnFreshDatabase } from "../../test/support/app.ts";
 import { STREAM_LIMITS } from "./feed.ts";
 
 // Issue 21, item 7: live order streams are bounded on one instance: at most 10 per shopper and
@@ -15,13 +15,7 @@ const fromClient = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } 
 describe.each(testEngines())("live order stream caps on %s", (engine) => {
   const cleanup = cleanupAfterEach();
 
-  async function setup() {
-    const database = await freshDatabase(engine);
-    cleanup(database.drop);
-    const { app, services } = await testApp({ database });
-    cleanup(async () => services.orderFeed.closeAll());
-    return { app, services };
-  }
+  const setup = () => testAppOnFreshDatabase(engine, cleanup);
 
   /** Opens a stream; an open one is cancelled when the test ends. */
   async function open(app: App, cookie: string, ip: string): Promise<Response> {

@@ -105,7 +105,7 @@ export class StockService {
         expired = new Set(lapsed.map((row) => row.payment_id)).size;
       });
       this.count("reserved");
-      for (let i = 0; i < expired; i++) this.count("expired");
+      if (expired > 0) this.count("expired", expired);
       await this.cancelAtGateway(givenBack);
       return null;
     } catch (error) {
@@ -198,8 +198,8 @@ export class StockService {
     await this.cancelAtGateway([paymentId]);
   }
 
-  private count(outcome: StockOutcome): void {
-    this.deps.telemetry?.stockReservation(outcome);
+  private count(outcome: StockOutcome, checkouts = 1): void {
+    this.deps.telemetry?.stockReservation(outcome, checkouts);
   }
 
   /** After the commit: the released checkouts' intents are cancelled at the gateway too (a failure is logged; the reconciler retries expired ones). */

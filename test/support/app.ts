@@ -9,6 +9,8 @@ import { createLogger, type Logger } from "../../server/log.ts";
 import type { MailOptions } from "../../server/mail/service.ts";
 import type { PageRoutes } from "../../server/observability/page-routes.ts";
 import { createServices, type Services } from "../../server/services.ts";
+import type { Engine } from "../../server/db/database.ts";
+import { freshDatabase } from "./database.ts";
 
 export const TEST_ORIGIN = "http://localhost:3000";
 
@@ -51,6 +53,18 @@ export async function testApp(options: TestAppOptions = {}): Promise<{ app: Retu
     mail: { ...options.mail, manual: true },
   });
   return { app: createApp({ config, log, services, ssr: options.ssr, clientDir: options.clientDir, pageRoutes: options.pageRoutes }), services };
+}
+
+/**
+ * The app on a fresh database of `engine` (dropped after the test through `cleanup`), with its live
+ * order streams closed first: what most database tests of the HTTP layer start from.
+ */
+export async function testAppOnFreshDatabase(engine: Engine, cleanup: (step: () => Promise<void>) => void, options: Omit<TestAppOptions, "database"> = {}) {
+  const database = await freshDatabase(engine);
+  cleanup(database.drop);
+  const shop = await testApp({ ...options, database });
+  cleanup(async () => shop.services.orderFeed.closeAll());
+  return { ...shop, database };
 }
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
