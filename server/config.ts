@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { otelVariables } from "./observability/otel-config.ts";
 
 const port = z.coerce.number().int().min(0).max(65_535);
 const positiveInt = z.coerce.number().int().positive();
@@ -80,12 +81,9 @@ const schema = z.object({
   // Prometheus metrics (GET /metrics) on a listener of their own; off when METRICS_PORT is unset.
   METRICS_PORT: port.optional(),
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
-  // OpenTelemetry tracing over OTLP/HTTP, on when an endpoint is set (the standard OTEL_* names;
-  // the SDK itself reads the others it knows, e.g. OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER).
-  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl.optional(),
-  OTEL_SERVICE_NAME: z.string().min(1).default("storefront"),
-  OTEL_SDK_DISABLED: z.enum(["true", "false"], { error: "must be true or false" }).default("false").transform((v) => v === "true"),
+  // OpenTelemetry tracing over OTLP/HTTP, on when an endpoint is set: the standard OTEL_* variables
+  // it reads (server/observability/otel-config.ts).
+  ...otelVariables,
   // Seconds between SIGTERM and closing: /api/health/ready answers 503 meanwhile while everything
   // else is still served, so a load balancer that probes it stops sending first.
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
@@ -115,12 +113,13 @@ export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL" | "MAIL_FROM"> & 
 export class ConfigError extends Error {}
 
 /**
- * Variables whose values must never be printed: Stripe's keys, any *_SECRET or *_KEY, SMTP_URL,
+ * Variables whose values must never be printed: Stripe's keys, any *_SECRET or *_KEY, SMTP_URL, the
+ * collector's headers (they carry its credentials),
  * and any URL that may carry a password (a DATABASE_URL or any other *_URL with an "@" in it), even
  * when malformed: a typo must not put the password in a log.
  */
 export function isSecret(name: string, value: string): boolean {
-  return /^STRIPE_|_SECRET$|_KEY$|^SMTP_URL$/.test(name) || (name.endsWith("_URL") && value.includes("@"));
+  return /^STRIPE_|_SECRET$|_KEY$|^SMTP_URL$|^OTEL_EXPORTER_OTLP_(TRACES_)?HEADERS$/.test(name) || (name.endsWith("_URL") && value.includes("@"));
 }
 
 /** Reads the environment once. Empty strings count as unset, as in most .env tooling. */

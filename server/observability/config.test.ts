@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../config.ts";
 import { pageRoutes } from "./page-routes.ts";
-import { tracesEndpoint } from "./tracing.ts";
+import { resourceAttributes, tracesEndpoint } from "./otel-config.ts";
 
 describe("operability settings", () => {
   it("leave metrics and tracing off by default, the metrics listener on 127.0.0.1 when on", () => {
     const config = loadConfig({});
-    expect([config.METRICS_PORT, config.METRICS_HOST, config.OTEL_SERVICE_NAME, config.SHUTDOWN_DRAIN_SECONDS]).toEqual([undefined, "127.0.0.1", "storefront", 0]);
+    expect([config.METRICS_PORT, config.METRICS_HOST, config.OTEL_SERVICE_NAME, config.SHUTDOWN_DRAIN_SECONDS]).toEqual([undefined, "127.0.0.1", undefined, 0]);
     expect(tracesEndpoint(config)).toBeNull();
     expect(loadConfig({ METRICS_PORT: "9464" }).METRICS_PORT).toBe(9464);
   });
@@ -24,6 +24,49 @@ describe("operability settings", () => {
     const both = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example/otlp" };
     expect(tracesEndpoint(loadConfig(both))).toBe("https://traces.example/otlp");
     expect(tracesEndpoint(loadConfig({ ...both, OTEL_SDK_DISABLED: "true" }))).toBeNull();
+  });
+});
+
+describe("the standard OpenTelemetry variables", () => {
+  it("read the collector's headers, the sampler, the batching and the resource", () => {
+    const config = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+      OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer%20abc, x-tenant = shop",
+      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "0.25",
+      OTEL_BSP_SCHEDULE_DELAY: "200",
+      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=staging,service.name=ignored",
+      OTEL_SERVICE_NAME: "shop-eu",
+      INSTANCE_NAME: "web-1",
+    });
+    expect(config.OTEL_EXPORTER_OTLP_HEADERS).toEqual({ authorization: "Bearer abc", "x-tenant": "shop" });
+    expect([config.OTEL_TRACES_SAMPLER, config.OTEL_TRACES_SAMPLER_ARG, config.OTEL_BSP_SCHEDULE_DELAY]).toEqual(["parentbased_traceidratio", 0.25, 200]);
+    expect(resourceAttributes(config, 42)).toMatchObject({ "service.name": "shop-eu", "deployment.environment": "staging", "service.instance.id": "web-1:42" });
+    expect(resourceAttributes(loadConfig({ OTEL_RESOURCE_ATTRIBUTES: "service.name=from-resource" }))["service.name"]).toBe("from-resource");
+    expect(resourceAttributes(loadConfig({}))["service.name"]).toBe("storefront");
+    // The spec's defaults: every request traced unless the caller said not to, batches of 512 every 5 s.
+    const defaults = loadConfig({});
+    expect([defaults.OTEL_TRACES_SAMPLER, defaults.OTEL_BSP_SCHEDULE_DELAY, defaults.OTEL_BSP_MAX_EXPORT_BATCH_SIZE, defaults.OTEL_BSP_MAX_QUEUE_SIZE]).toEqual([
+      "parentbased_always_on",
+      5000,
+      512,
+      2048,
+    ]);
+  });
+
+  it("refuse what the shop cannot do, never printing the collector's credentials", () => {
+    expect(() => loadConfig({ OTEL_TRACES_SAMPLER: "jaeger_remote" })).toThrow(/^Invalid environment variable OTEL_TRACES_SAMPLER: must be always_on/);
+    expect(() => loadConfig({ OTEL_TRACES_SAMPLER_ARG: "2" })).toThrow(/^Invalid environment variable OTEL_TRACES_SAMPLER_ARG: must be a ratio from 0 to 1/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toThrow(/^Invalid environment variable OTEL_EXPORTER_OTLP_PROTOCOL: must be http\/json/);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }).OTEL_EXPORTER_OTLP_PROTOCOL).toBe("http/json");
+    let message = "";
+    try {
+      loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer secret-token%zz" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Invalid environment variable OTEL_EXPORTER_OTLP_HEADERS: must be a comma-separated list of key=value pairs/);
+    expect(message).not.toContain("secret-token");
   });
 });
 

@@ -60,10 +60,4 @@ describe("the started server", () => {
     expect(await status("/api/catalogue/products/1")).toBe(200);
     expect(await exited).toBe(0);
   });
-
-  it("is built so that OpenTelemetry is imported only when tracing is configured", () => {
-    const bundle = fs.readFileSync("build/node/main.js", "utf8");
-    expect(bundle).not.toMatch(/^import .* from "@opentelemetry\//m);
-    expect(bundle).toContain('import("@opentelemetry/sdk-trace-node")');
-  });
 });

@@ -64,6 +64,9 @@ describe.each(testEngines())("tracing on %s", (engine) => {
     const callerSpanId = randomBytes(8).toString("hex");
     const orders = await fetch(`${origin}/api/orders`, { headers: { cookie, traceparent: `00-${traceId}-${callerSpanId}-01`, tracestate: "vendor=abc" } });
     expect(orders.status).toBe(200);
+    // A caller that does not record this trace (sampled flag 0) gets no span from us either.
+    const unrecorded = randomBytes(16).toString("hex");
+    expect((await fetch(`${origin}/api/orders`, { headers: { cookie, traceparent: `00-${unrecorded}-${callerSpanId}-00` } })).status).toBe(200);
     const created = await post("/api/payment/create", { items: [{ id: 4, amount: 1 }], total: PRICE }, { cookie });
     expect(created.status).toBe(200);
 
@@ -78,10 +81,11 @@ describe.each(testEngines())("tracing on %s", (engine) => {
     const request = spans.find(isRequest)!;
     expect(request).toMatchObject({ kind: SERVER_KIND, parentSpanId: callerSpanId, traceState: "vendor=abc", service: "storefront-test" });
     expect(request.attributes).toMatchObject({ "http.request.method": "GET", "http.route": "/api/orders", "http.response.status_code": 200 });
-    const query = childrenOf(spans, request).find((s) => s.name === "SELECT")!;
+    const query = childrenOf(spans, request).find((s) => s.name === "SELECT" && /from "orders"/.test(String(s.attributes["db.query.text"])))!;
     expect(query.traceId).toBe(traceId);
     expect(query.attributes["db.system.name"]).toBe(engine === "postgres" ? "postgresql" : "sqlite");
-    expect(String(query.attributes["db.query.text"])).toMatch(/from "orders"/);
+    // The session lookup is the request's too.
+    expect(childrenOf(spans, request).some((s) => /from "session"/.test(String(s.attributes["db.query.text"])))).toBe(true);
     // The request's log line names the same trace (log lines go out in batches: wait for it).
     const line = await logLine(server, (r) => r.msg === "request" && r.route === "/api/orders");
     expect(line).toMatchObject({ traceId });
@@ -92,5 +96,7 @@ describe.each(testEngines())("tracing on %s", (engine) => {
     const create = spans.find((s) => s.name === "POST /api/payment/create")!;
     expect(childrenOf(spans, create).map((s) => s.name)).toEqual(expect.arrayContaining(["payment gateway create_intent", "INSERT"]));
     expect(create.traceId).not.toBe(traceId); // no traceparent came: a trace of its own
+    expect(spans.filter((s) => s.traceId === unrecorded)).toEqual([]);
+    expect((await logLine(server, (r) => r.msg === "request" && r.traceId === unrecorded)).route).toBe("/api/orders");
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import type { Config } from "../config.ts";
+import { type TracingConfig, tracesEndpoint } from "./otel-config.ts";
 import type { Logger } from "../log.ts";
 import { type Traced, untraced } from "./port.ts";
 
@@ -12,7 +12,10 @@ export interface RequestSpan {
 
 export interface Tracing {
   readonly enabled: boolean;
+  /** Outbound work (gateway calls, catalogue and image fetches): a child span of the current one, or a trace of its own outside a request. */
   readonly trace: Traced;
+  /** Database queries: a child span of the current one; outside a request (background polls) none. */
+  readonly traceQuery: Traced;
   /**
    * Runs `handle` inside a server span that continues the caller's `traceparent` (W3C trace
    * context), so every span started meanwhile (queries, gateway calls) is its child.
@@ -26,29 +29,20 @@ export interface Tracing {
 export const noTracing: Tracing = {
   enabled: false,
   trace: untraced,
+  traceQuery: untraced,
   request: (_method, _header, handle) => handle({ traceId: "", finish() {} }),
   shutdown: async () => {},
 };
 
-export type TracingConfig = Pick<Config, "OTEL_EXPORTER_OTLP_ENDPOINT" | "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" | "OTEL_SERVICE_NAME" | "OTEL_SDK_DISABLED">;
-
-/** Where spans go: the traces endpoint as given, or the general endpoint's /v1/traces (as the OTLP spec says). */
-export function tracesEndpoint(config: TracingConfig): string | null {
-  if (config.OTEL_SDK_DISABLED) return null;
-  if (config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) return `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces`;
-  return null;
-}
-
 /**
- * OpenTelemetry when an OTLP endpoint is configured, loaded only then (a dynamic import: without
- * an endpoint not one OpenTelemetry module is read); otherwise `noTracing`.
+ * Spans over OTLP/HTTP when an endpoint is configured, loaded only then (a dynamic import: without
+ * an endpoint nothing of it runs); otherwise `noTracing`.
  */
 export async function startTracing(config: TracingConfig, log: Logger): Promise<Tracing> {
   const url = tracesEndpoint(config);
   if (!url) return noTracing;
-  const { startOpenTelemetry } = await import("./otel.ts");
-  const tracing = await startOpenTelemetry({ url, serviceName: config.OTEL_SERVICE_NAME });
-  log.info({ endpoint: url, service: config.OTEL_SERVICE_NAME }, "tracing: exporting spans over OTLP/HTTP");
+  const { startOtlpTracing } = await import("./otlp-tracing.ts");
+  const tracing = startOtlpTracing(config, url, log);
+  log.info({ endpoint: url, sampler: config.OTEL_TRACES_SAMPLER }, "tracing: exporting spans over OTLP/HTTP");
   return tracing;
 }

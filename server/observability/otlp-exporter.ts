@@ -1,0 +1,167 @@
+import http from "node:http";
+import https from "node:https";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+import type { SpanAttributes } from "./port.ts";
+
+/** A finished span, as the exporter takes it. Times are epoch milliseconds (fractions allowed). */
+export interface FinishedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  traceState?: string;
+  name: string;
+  kind: "server" | "client";
+  startMs: number;
+  endMs: number;
+  attributes: SpanAttributes;
+  /** Set when the span ended in error: the error's type (never its message, which can carry data). */
+  error?: string;
+}
+
+export interface OtlpExporterOptions {
+  url: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  compression: "gzip" | "none";
+  /** Longest a span waits before it is sent (OTEL_BSP_SCHEDULE_DELAY). */
+  scheduleDelayMs: number;
+  /** Spans held at most; more are dropped and counted (OTEL_BSP_MAX_QUEUE_SIZE). */
+  maxQueueSize: number;
+  /** Spans per export request (OTEL_BSP_MAX_EXPORT_BATCH_SIZE). */
+  maxBatchSize: number;
+  /** The resource's attributes (service.name and the rest), the same for every span. */
+  resource: Record<string, string>;
+  /** An export failed or spans were dropped: for the log. */
+  onProblem(problem: { reason: string; spans: number }): void;
+}
+
+const KIND = { server: 2, client: 3 } as const;
+const STATUS_ERROR = 2;
+const gzipped = promisify(gzip);
+
+/** OTLP/JSON's AnyValue for an attribute value. */
+function anyValue(value: string | number | boolean): string {
+  if (typeof value === "string") return `{"stringValue":${JSON.stringify(value)}}`;
+  if (typeof value === "boolean") return `{"boolValue":${value}}`;
+  return Number.isInteger(value) ? `{"intValue":"${value}"}` : `{"doubleValue":${value}}`;
+}
+
+function keyValues(attributes: SpanAttributes): string {
+  let out = "";
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value === undefined) continue;
+    out += `${out ? "," : ""}{"key":${JSON.stringify(key)},"value":${anyValue(value)}}`;
+  }
+  return `[${out}]`;
+}
+
+/** Epoch milliseconds as OTLP's decimal nanoseconds (beyond 2^53, so written as text, not multiplied). */
+export function unixNanos(ms: number): string {
+  const whole = Math.floor(ms);
+  const fraction = Math.round((ms - whole) * 1e6);
+  return fraction >= 1e6 ? `${whole + 1}000000` : `${whole}${String(fraction).padStart(6, "0")}`;
+}
+
+/** One span as OTLP/JSON (the protobuf JSON mapping: hex ids, int64 as strings). */
+export function spanJson(span: FinishedSpan): string {
+  return (
+    `{"traceId":"${span.traceId}","spanId":"${span.spanId}"` +
+    (span.parentSpanId ? `,"parentSpanId":"${span.parentSpanId}"` : "") +
+    (span.traceState ? `,"traceState":${JSON.stringify(span.traceState)}` : "") +
+    `,"name":${JSON.stringify(span.name)},"kind":${KIND[span.kind]},"startTimeUnixNano":"${unixNanos(span.startMs)}","endTimeUnixNano":"${unixNanos(span.endMs)}"` +
+    `,"attributes":${keyValues(span.error ? { ...span.attributes, "error.type": span.error } : span.attributes)}` +
+    (span.error ? `,"status":{"code":${STATUS_ERROR}}` : "") +
+    "}"
+  );
+}
+
+/**
+ * Spans to an OTLP/HTTP (JSON) endpoint, batched like the SDK's BatchSpanProcessor: a span is
+ * written as JSON when it ends (a string, so a queued span holds no objects for the collector to
+ * trace), and sent with others once a batch is full or the schedule delay has passed, one request
+ * at a time on a kept-alive connection. A full queue drops new spans and says so; a failed export
+ * is dropped (no retry: the next batch is already coming) and says so.
+ */
+export class OtlpExporter {
+  private queue: string[] = [];
+  private sending: Promise<void> | null = null;
+  private flushSoon = false;
+  private dropped = 0;
+  private readonly timer: NodeJS.Timeout;
+  private readonly prefix: string;
+  private readonly agent: http.Agent;
+  private readonly url: URL;
+
+  constructor(private readonly options: OtlpExporterOptions) {
+    this.url = new URL(options.url);
+    this.agent = new (this.url.protocol === "https:" ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: 1 });
+    this.prefix = `{"resourceSpans":[{"resource":{"attributes":${keyValues(options.resource)}},"scopeSpans":[{"scope":{"name":"storefront"},"spans":[`;
+    this.timer = setInterval(() => this.flush(), options.scheduleDelayMs).unref();
+  }
+
+  add(span: FinishedSpan): void {
+    if (this.queue.length >= this.options.maxQueueSize) {
+      this.dropped++;
+      return;
+    }
+    this.queue.push(spanJson(span));
+    // A full batch goes out after the current request's work, not inside it.
+    if (this.queue.length >= this.options.maxBatchSize && !this.flushSoon) {
+      this.flushSoon = true;
+      setImmediate(() => {
+        this.flushSoon = false;
+        this.flush();
+      });
+    }
+  }
+
+  /** Sends the next batch unless one is on its way (that one sends the rest when it is done). */
+  private flush(): void {
+    if (this.dropped > 0) {
+      this.options.onProblem({ reason: "the queue was full", spans: this.dropped });
+      this.dropped = 0;
+    }
+    if (this.sending || this.queue.length === 0) return;
+    const batch = this.queue.splice(0, this.options.maxBatchSize);
+    this.sending = this.send(batch)
+      .catch((error: unknown) => this.options.onProblem({ reason: error instanceof Error ? error.message : String(error), spans: batch.length }))
+      .finally(() => {
+        this.sending = null;
+        if (this.queue.length >= this.options.maxBatchSize) this.flush();
+      });
+  }
+
+  private async send(batch: string[]): Promise<void> {
+    const json = `${this.prefix}${batch.join(",")}]}]}]}`;
+    const body = this.options.compression === "gzip" ? await gzipped(json) : Buffer.from(json);
+    const headers: Record<string, string> = { ...this.options.headers, "Content-Type": "application/json", "Content-Length": String(body.length) };
+    if (this.options.compression === "gzip") headers["Content-Encoding"] = "gzip";
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = (this.url.protocol === "https:" ? https : http).request(
+        this.url,
+        { method: "POST", headers, agent: this.agent, timeout: this.options.timeoutMs },
+        (response) => {
+          response.resume();
+          response.on("end", () => resolve(response.statusCode ?? 0));
+          response.on("error", reject);
+        },
+      );
+      request.on("timeout", () => request.destroy(new Error(`no answer within ${this.options.timeoutMs} ms`)));
+      request.on("error", reject);
+      request.end(body);
+    });
+    if (status < 200 || status >= 300) throw new Error(`the collector answered ${status}`);
+  }
+
+  /** Sends everything still queued (at shutdown), batch by batch, and stops the timer. */
+  async shutdown(): Promise<void> {
+    clearInterval(this.timer);
+    while (this.sending || this.queue.length > 0) {
+      this.flush();
+      await this.sending;
+    }
+    this.agent.destroy();
+  }
+}
