@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { type FinishedSpan, OtlpExporter, type OtlpExporterOptions, unixNanos } from "./otlp-exporter.ts";
+import { type FinishedSpan, OtlpExporter, type OtlpExporterOptions, serverSpanJson, spanJson, unixNanos } from "./otlp-exporter.ts";
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -68,7 +68,7 @@ describe("OTLP/HTTP JSON exporter", () => {
   it("sends a full batch at once, as OTLP JSON with the resource, and the rest at shutdown", async () => {
     const { url, received } = await collector();
     const { exporter: spans } = exporter(url, { headers: { authorization: "Bearer collector-token" } });
-    for (let n = 1; n <= 13; n++) spans.add(span(n));
+    for (let n = 1; n <= 13; n++) spans.add(spanJson(span(n)));
     await until(() => received.length === 1);
     expect(received).toHaveLength(1);
     await spans.shutdown();
@@ -95,7 +95,7 @@ describe("OTLP/HTTP JSON exporter", () => {
   it("writes parents, trace state, client kind and errors (the type, never the message), escaping text", async () => {
     const { url, received } = await collector();
     const { exporter: spans } = exporter(url, { compression: "gzip" });
-    spans.add(span(1, { kind: "client", parentSpanId: "00f067aa0ba902b7", traceState: "a=b", name: 'SELECT "quoted" \\ \u2028', error: "SqliteError" }));
+    spans.add(spanJson(span(1, { kind: "client", parentSpanId: "00f067aa0ba902b7", traceState: "a=b", name: 'SELECT "quoted" \\ \u2028', error: "SqliteError" })));
     await spans.shutdown();
     expect(received[0]!.headers["content-encoding"]).toBe("gzip");
     expect(received[0]!.body.resourceSpans[0]!.scopeSpans[0]!.spans[0]).toMatchObject({
@@ -111,7 +111,7 @@ describe("OTLP/HTTP JSON exporter", () => {
   it("sends what waited for the schedule delay without a full batch", async () => {
     const { url, received } = await collector();
     const { exporter: spans } = exporter(url, { scheduleDelayMs: 50 });
-    spans.add(span(1));
+    spans.add(spanJson(span(1)));
     await until(() => received.length === 1);
     expect(received).toHaveLength(1);
     await spans.shutdown();
@@ -120,7 +120,7 @@ describe("OTLP/HTTP JSON exporter", () => {
   it("drops spans beyond the queue and failed exports, and says how many", async () => {
     const { url, received } = await collector(503);
     const { exporter: spans, problems } = exporter(url, { maxQueueSize: 5, maxBatchSize: 5, scheduleDelayMs: 20 });
-    for (let n = 1; n <= 8; n++) spans.add(span(n));
+    for (let n = 1; n <= 8; n++) spans.add(spanJson(span(n)));
     await until(() => problems.length >= 2);
     await spans.shutdown();
     expect(received).toHaveLength(1);
@@ -129,7 +129,7 @@ describe("OTLP/HTTP JSON exporter", () => {
 
   it("says so when the collector cannot be reached", async () => {
     const { exporter: spans, problems } = exporter("http://127.0.0.1:9/v1/traces");
-    spans.add(span(1));
+    spans.add(spanJson(span(1)));
     await spans.shutdown();
     expect(problems).toEqual([{ reason: expect.stringMatching(/ECONNREFUSED/), spans: 1 }]);
   });
@@ -139,4 +139,21 @@ it("writes epoch milliseconds as exact nanoseconds", () => {
   expect(unixNanos(1_700_000_000_123)).toBe("1700000000123000000");
   expect(unixNanos(1_700_000_000_123.9999999)).toBe("1700000000124000000");
   expect(unixNanos(1_700_000_000_000.0625)).toBe("1700000000000062500");
+});
+
+it("writes a request's span as the general writer would", () => {
+  const times = { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", startMs: 1_700_000_000_000.5, endMs: 1_700_000_000_002 };
+  for (const [status, parent] of [[200, undefined], [503, "1111111111111111"]] as const) {
+    const general = spanJson({
+      ...times,
+      parentSpanId: parent,
+      traceState: parent && 'vendor="x"',
+      name: 'GET /products/:id "x"',
+      kind: "server",
+      attributes: { "http.request.method": "GET", "http.route": '/products/:id "x"', "http.response.status_code": status },
+      error: status >= 500 ? String(status) : undefined,
+    });
+    const fast = serverSpanJson({ ...times, parentSpanId: parent, traceState: parent && 'vendor="x"' }, "GET", '/products/:id "x"', status);
+    expect(JSON.parse(fast)).toEqual(JSON.parse(general));
+  }
 });

@@ -64,6 +64,24 @@ export function unixNanos(ms: number): string {
   return fraction >= 1e6 ? `${whole + 1}000000` : `${whole}${String(fraction).padStart(6, "0")}`;
 }
 
+/**
+ * A request's span as OTLP/JSON, written in one go: every request has one, so it is the one span
+ * whose cost counts (docs/BENCHMARKS.md); the same shape as spanJson gives.
+ */
+export function serverSpanJson(span: Omit<FinishedSpan, "kind" | "attributes" | "error" | "name">, method: string, route: string, status: number): string {
+  const failed = status >= 500;
+  return (
+    `{"traceId":"${span.traceId}","spanId":"${span.spanId}"` +
+    (span.parentSpanId ? `,"parentSpanId":"${span.parentSpanId}"` : "") +
+    (span.traceState ? `,"traceState":${JSON.stringify(span.traceState)}` : "") +
+    `,"name":${JSON.stringify(`${method} ${route}`)},"kind":2,"startTimeUnixNano":"${unixNanos(span.startMs)}","endTimeUnixNano":"${unixNanos(span.endMs)}"` +
+    `,"attributes":[{"key":"http.request.method","value":{"stringValue":"${method}"}},{"key":"http.route","value":{"stringValue":${JSON.stringify(route)}}}` +
+    `,{"key":"http.response.status_code","value":{"intValue":"${status}"}}${failed ? `,{"key":"error.type","value":{"stringValue":"${status}"}}]` : "]"}` +
+    (failed ? `,"status":{"code":${STATUS_ERROR}}` : "") +
+    "}"
+  );
+}
+
 /** One span as OTLP/JSON (the protobuf JSON mapping: hex ids, int64 as strings). */
 export function spanJson(span: FinishedSpan): string {
   return (
@@ -77,38 +95,69 @@ export function spanJson(span: FinishedSpan): string {
   );
 }
 
+/** Spans written as JSON, comma-separated, into memory outside V8's heap. */
+interface Batch {
+  bytes: Buffer;
+  length: number;
+  spans: number;
+}
+
+/** A batch's room: a span of the catalogue API is about 400 bytes; a long statement's can be several KB. */
+const BATCH_BYTES = 256 * 1024;
+const newBatch = (bytes = BATCH_BYTES): Batch => ({ bytes: Buffer.allocUnsafeSlow(bytes), length: 0, spans: 0 });
+
 /**
  * Spans to an OTLP/HTTP (JSON) endpoint, batched like the SDK's BatchSpanProcessor: a span is
- * written as JSON when it ends (a string, so a queued span holds no objects for the collector to
- * trace), and sent with others once a batch is full or the schedule delay has passed, one request
- * at a time on a kept-alive connection. A full queue drops new spans and says so; a failed export
- * is dropped (no retry: the next batch is already coming) and says so.
+ * written as JSON into a batch buffer the moment it ends, and the batch is sent once it is full or
+ * the schedule delay has passed, one request at a time on a kept-alive connection. The buffer lives
+ * outside V8's heap: spans kept as objects or strings until their batch goes would survive the
+ * young generation's collections and be copied into the old one, which cost more than the rest of
+ * tracing together (docs/BENCHMARKS.md). A full queue drops new spans and says so; a failed export is
+ * dropped (no retry: the next batch is already coming) and says so.
  */
 export class OtlpExporter {
-  private queue: string[] = [];
+  private filling = newBatch();
+  private full: Batch[] = [];
+  private queued = 0;
   private sending: Promise<void> | null = null;
   private flushSoon = false;
   private dropped = 0;
   private readonly timer: NodeJS.Timeout;
-  private readonly prefix: string;
+  private readonly prefix: Buffer;
+  private readonly suffix = Buffer.from("]}]}]}");
   private readonly agent: http.Agent;
   private readonly url: URL;
 
   constructor(private readonly options: OtlpExporterOptions) {
     this.url = new URL(options.url);
     this.agent = new (this.url.protocol === "https:" ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: 1 });
-    this.prefix = `{"resourceSpans":[{"resource":{"attributes":${keyValues(options.resource)}},"scopeSpans":[{"scope":{"name":"storefront"},"spans":[`;
+    this.prefix = Buffer.from(`{"resourceSpans":[{"resource":{"attributes":${keyValues(options.resource)}},"scopeSpans":[{"scope":{"name":"storefront"},"spans":[`);
     this.timer = setInterval(() => this.flush(), options.scheduleDelayMs).unref();
   }
 
-  add(span: FinishedSpan): void {
-    if (this.queue.length >= this.options.maxQueueSize) {
+  /** Queues one span, written as OTLP JSON (spanJson, or serverSpanJson for a request's). */
+  add(json: string): void {
+    if (this.queued >= this.options.maxQueueSize) {
       this.dropped++;
       return;
     }
-    this.queue.push(spanJson(span));
+    // At most 3 bytes of UTF-8 per UTF-16 unit, and a comma.
+    const room = json.length * 3 + 1;
+    if (this.filling.length + room > this.filling.bytes.length) this.closeBatch(room);
+    const batch = this.filling;
+    if (batch.spans > 0) batch.bytes[batch.length++] = 0x2c;
+    batch.length += batch.bytes.write(json, batch.length);
+    batch.spans++;
+    this.queued++;
+    if (batch.spans >= this.options.maxBatchSize) this.closeBatch(0);
+  }
+
+  /** Puts the batch being filled in line to be sent, and starts another with at least `room` bytes. */
+  private closeBatch(room: number): void {
+    if (this.filling.spans > 0) this.full.push(this.filling);
+    this.filling = newBatch(Math.max(BATCH_BYTES, room));
     // A full batch goes out after the current request's work, not inside it.
-    if (this.queue.length >= this.options.maxBatchSize && !this.flushSoon) {
+    if (this.full.length > 0 && !this.flushSoon) {
       this.flushSoon = true;
       setImmediate(() => {
         this.flushSoon = false;
@@ -123,19 +172,22 @@ export class OtlpExporter {
       this.options.onProblem({ reason: "the queue was full", spans: this.dropped });
       this.dropped = 0;
     }
-    if (this.sending || this.queue.length === 0) return;
-    const batch = this.queue.splice(0, this.options.maxBatchSize);
-    this.sending = this.send(batch)
-      .catch((error: unknown) => this.options.onProblem({ reason: error instanceof Error ? error.message : String(error), spans: batch.length }))
+    if (this.sending) return;
+    if (this.full.length === 0 && this.filling.spans > 0) this.closeBatch(0);
+    const batch = this.full.shift();
+    if (!batch) return;
+    this.sending = this.send(batch.bytes.subarray(0, batch.length))
+      .catch((error: unknown) => this.options.onProblem({ reason: error instanceof Error ? error.message : String(error), spans: batch.spans }))
       .finally(() => {
+        this.queued -= batch.spans;
         this.sending = null;
-        if (this.queue.length >= this.options.maxBatchSize) this.flush();
+        if (this.full.length > 0) this.flush();
       });
   }
 
-  private async send(batch: string[]): Promise<void> {
-    const json = `${this.prefix}${batch.join(",")}]}]}]}`;
-    const body = this.options.compression === "gzip" ? await gzipped(json) : Buffer.from(json);
+  private async send(spans: Buffer): Promise<void> {
+    const json = Buffer.concat([this.prefix, spans, this.suffix]);
+    const body = this.options.compression === "gzip" ? await gzipped(json) : json;
     const headers: Record<string, string> = { ...this.options.headers, "Content-Type": "application/json", "Content-Length": String(body.length) };
     if (this.options.compression === "gzip") headers["Content-Encoding"] = "gzip";
     const status = await new Promise<number>((resolve, reject) => {
@@ -158,7 +210,7 @@ export class OtlpExporter {
   /** Sends everything still queued (at shutdown), batch by batch, and stops the timer. */
   async shutdown(): Promise<void> {
     clearInterval(this.timer);
-    while (this.sending || this.queue.length > 0) {
+    while (this.sending || this.full.length > 0 || this.filling.spans > 0) {
       this.flush();
       await this.sending;
     }

@@ -8,8 +8,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Logger } from "../log.ts";
 import { resourceAttributes, type TracingConfig } from "./otel-config.ts";
-import { type FinishedSpan, OtlpExporter } from "./otlp-exporter.ts";
-import type { SpanAttributes, Traced } from "./port.ts";
+import { OtlpExporter, serverSpanJson, spanJson } from "./otlp-exporter.ts";
+import type { Traced } from "./port.ts";
 import { newSpanId, newTraceId, parseTraceparent, sampler, type SpanContext } from "./trace-context.ts";
 import type { RequestSpan, Tracing } from "./tracing.ts";
 
@@ -62,7 +62,9 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
           error = caught instanceof Error ? caught.name : typeof caught;
           throw caught;
         } finally {
-          exporter.add(finished(span, parent?.spanId, name, "client", startMs, attributes, error));
+          exporter.add(
+            spanJson({ traceId, spanId: span.spanId, parentSpanId: parent?.spanId, traceState: span.traceState, name, kind: "client", startMs, endMs: now(), attributes, error }),
+          );
         }
       });
     };
@@ -72,7 +74,9 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
     trace: childSpan(true),
     traceQuery: childSpan(false),
     request(method, header, handle) {
-      const parent = parseTraceparent(header("traceparent"), header("tracestate"));
+      const traceparent = header("traceparent");
+      // Most requests come without a caller's trace: then there is no tracestate to read either.
+      const parent = traceparent === undefined ? null : parseTraceparent(traceparent, header("tracestate"));
       const traceId = parent?.traceId ?? newTraceId();
       const span: SpanContext = { traceId, spanId: newSpanId(), sampled: sample(parent, traceId), traceState: parent?.traceState };
       const startMs = now();
@@ -80,8 +84,8 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
         traceId,
         finish(finalMethod, route, status) {
           if (!span.sampled) return;
-          const attributes = { "http.request.method": finalMethod, "http.route": route, "http.response.status_code": status };
-          exporter.add(finished(span, parent?.spanId, `${finalMethod} ${route}`, "server", startMs, attributes, status >= 500 ? String(status) : undefined));
+          const { spanId, traceState } = span;
+          exporter.add(serverSpanJson({ traceId, spanId, parentSpanId: parent?.spanId, traceState, startMs, endMs: now() }, finalMethod, route, status));
         },
       };
       // A trace that is not recorded needs no current span: its children would not be recorded either.
@@ -89,16 +93,4 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
     },
     shutdown: () => exporter.shutdown(),
   };
-}
-
-function finished(
-  span: SpanContext,
-  parentSpanId: string | undefined,
-  name: string,
-  kind: FinishedSpan["kind"],
-  startMs: number,
-  attributes: SpanAttributes,
-  error: string | undefined,
-): FinishedSpan {
-  return { traceId: span.traceId, spanId: span.spanId, parentSpanId, traceState: span.traceState, name, kind, startMs, endMs: now(), attributes, error };
 }
