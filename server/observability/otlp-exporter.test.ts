@@ -137,7 +137,8 @@ describe("OTLP/HTTP JSON exporter", () => {
 
 it("writes epoch milliseconds as exact nanoseconds", () => {
   expect(unixNanos(1_700_000_000_123)).toBe("1700000000123000000");
-  expect(unixNanos(1_700_000_000_123.9999999)).toBe("1700000000124000000");
+  // A fraction that rounds up to the next millisecond carries over.
+  expect(unixNanos(1_700_000_000_123 + 0.999_999_9)).toBe("1700000000124000000");
   expect(unixNanos(1_700_000_000_000.0625)).toBe("1700000000000062500");
 });
 
