@@ -69,28 +69,35 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
       });
     };
 
+  /** A request's span, continuing the caller's traceparent, and where its children find it. */
+  const serverSpan = (header: (name: string) => string | undefined): { context: SpanContext; span: RequestSpan } => {
+    const traceparent = header("traceparent");
+    // Most requests come without a caller's trace: then there is no tracestate to read either.
+    const parent = traceparent === undefined ? null : parseTraceparent(traceparent, header("tracestate"));
+    const traceId = parent?.traceId ?? newTraceId();
+    const context: SpanContext = { traceId, spanId: newSpanId(), sampled: sample(parent, traceId), traceState: parent?.traceState };
+    const startMs = now();
+    const span: RequestSpan = {
+      traceId,
+      finish(method, route, status) {
+        if (!context.sampled) return;
+        const { spanId, traceState } = context;
+        exporter.add(serverSpanJson({ traceId, spanId, parentSpanId: parent?.spanId, traceState, startMs, endMs: now() }, method, route, status));
+      },
+    };
+    return { context, span };
+  };
+
   return {
     enabled: true,
     trace: childSpan(true),
     traceQuery: childSpan(false),
     request(method, header, handle) {
-      const traceparent = header("traceparent");
-      // Most requests come without a caller's trace: then there is no tracestate to read either.
-      const parent = traceparent === undefined ? null : parseTraceparent(traceparent, header("tracestate"));
-      const traceId = parent?.traceId ?? newTraceId();
-      const span: SpanContext = { traceId, spanId: newSpanId(), sampled: sample(parent, traceId), traceState: parent?.traceState };
-      const startMs = now();
-      const requestSpan: RequestSpan = {
-        traceId,
-        finish(finalMethod, route, status) {
-          if (!span.sampled) return;
-          const { spanId, traceState } = span;
-          exporter.add(serverSpanJson({ traceId, spanId, parentSpanId: parent?.spanId, traceState, startMs, endMs: now() }, finalMethod, route, status));
-        },
-      };
+      const { context, span } = serverSpan(header);
       // A trace that is not recorded needs no current span: its children would not be recorded either.
-      return span.sampled ? current.run(span, handle, requestSpan) : handle(requestSpan);
+      return context.sampled ? current.run(context, handle, span) : handle(span);
     },
+    span: (header) => serverSpan(header).span,
     shutdown: () => exporter.shutdown(),
   };
 }

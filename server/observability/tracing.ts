@@ -21,16 +21,24 @@ export interface Tracing {
    * context), so every span started meanwhile (queries, gateway calls) is its child.
    */
   request<T>(method: string, header: (name: string) => string | undefined, handle: (span: RequestSpan) => Promise<T>): Promise<T>;
+  /**
+   * A request's server span that is not made current: for an answer given at once from memory,
+   * which starts no other span (no promise, no async context to carry).
+   */
+  span(header: (name: string) => string | undefined): RequestSpan;
   /** Sends what is still buffered; at shutdown. */
   shutdown(): Promise<void>;
 }
+
+const NO_SPAN: RequestSpan = { traceId: "", finish() {} };
 
 /** Tracing off: nothing loaded, nothing recorded. */
 export const noTracing: Tracing = {
   enabled: false,
   trace: untraced,
   traceQuery: untraced,
-  request: (_method, _header, handle) => handle({ traceId: "", finish() {} }),
+  request: (_method, _header, handle) => handle(NO_SPAN),
+  span: () => NO_SPAN,
   shutdown: async () => {},
 };
 
