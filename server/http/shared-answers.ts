@@ -57,17 +57,24 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
   };
 
   const send = (req: IncomingMessage, res: ServerResponse, started: number, route: string, answer: SharedAnswer, nonce: string) => {
-    const observed = observer.observe(req, started, route, (requestId) => {
-      const headers = [...headerList(answer), "X-Request-Id", requestId, "Content-Security-Policy", security.policy(nonce)];
-      if (answer.body && !("Content-Length" in answer.headers)) headers.push("Content-Length", String(answer.body.byteLength));
-      // HEAD and 304 send no body: node:http drops it (and keeps the Content-Length, as Hono's adapter does).
-      res.writeHead(answer.status, headers).end(answer.body ?? undefined);
-      return answer.status;
-    });
-    observed?.catch((error: unknown) => {
+    // Nothing here should throw (the answers are made and checked once); if it ever does, the
+    // request fails alone, as Hono's adapter would make it, instead of the process.
+    const failed = (error: unknown) => {
       log.error({ err: error }, "shared answer failed");
       res.destroy();
-    });
+    };
+    try {
+      const observed = observer.observe(req, started, route, (requestId) => {
+        const headers = [...headerList(answer), "X-Request-Id", requestId, "Content-Security-Policy", security.policy(nonce)];
+        if (answer.body && !("Content-Length" in answer.headers)) headers.push("Content-Length", String(answer.body.byteLength));
+        // HEAD and 304 send no body: node:http drops it (and keeps the Content-Length, as Hono's adapter does).
+        res.writeHead(answer.status, headers).end(answer.body ?? undefined);
+        return answer.status;
+      });
+      observed?.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
   };
 
   const catalogueAnswer = (req: IncomingMessage, res: ServerResponse, url: string, started: number) => {
