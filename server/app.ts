@@ -1,7 +1,10 @@
+import type { RequestListener } from "node:http";
+import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
 import { apiRoutes } from "./api.ts";
 import { adminGate } from "./admin/gate.ts";
 import { sessionMiddleware } from "./auth/session-middleware.ts";
+import { PreparedAnswers } from "./catalogue/prepared-answers.ts";
 import { catalogueRoutes } from "./catalogue/routes.ts";
 import type { Config } from "./config.ts";
 import { clientAddressStep } from "./http/client.ts";
@@ -13,14 +16,15 @@ import { errorHandler } from "./http/errors.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
 import { isFilePath } from "./http/paths.ts";
 import { retryAfterOn429 } from "./http/retry-after.ts";
-import { securityHeaders } from "./http/security-headers.ts";
+import { securityHeaderSet, securityHeaders } from "./http/security-headers.ts";
+import { withSharedAnswers } from "./http/shared-answers.ts";
 import { staticFiles } from "./http/static-files.ts";
 import { mountImages } from "./images/routes.ts";
 import type { SsrHandler } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import type { PageRoutes } from "./observability/page-routes.ts";
-import { observeRequests } from "./observability/request-observer.ts";
-import { pages } from "./pages.ts";
+import { requestObserver } from "./observability/request-observer.ts";
+import { anonymousPageCache, pages } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 export interface AppDeps {
@@ -35,25 +39,47 @@ export interface AppDeps {
   pageRoutes?: PageRoutes;
 }
 
+/** The HTTP layer, as node:http runs it and as the tests ask it. */
+export interface Pipeline {
+  /** The Hono app: every step (app.request in tests). */
+  app: Hono<AppEnv>;
+  /**
+   * node:http's listener: the shared-answers step in front of the app (http/shared-answers.ts).
+   * Made on demand: @hono/node-server's listener puts its own Request and Response in the globals,
+   * which tests that only call app.request do not want.
+   */
+  listener(): RequestListener;
+}
+
 /**
  * The HTTP layer (docs/ARCHITECTURE.md). One request passes each step once, top to bottom; each
  * step is a module of its own.
  */
-export function createApp({ config, log, services, ssr, clientDir, pageRoutes }: AppDeps) {
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  return createPipeline(deps).app;
+}
+
+export function createPipeline({ config, log, services, ssr, clientDir, pageRoutes }: AppDeps): Pipeline {
   const development = config.NODE_ENV === "development";
+  // What the shared-answers step and the Hono steps share: one of each.
+  const observer = requestObserver({ log, metrics: services.metrics, tracing: services.tracing, trustProxy: config.TRUST_PROXY, pageRoutes });
+  const security = securityHeaderSet({
+    csp: contentSecurityPolicy({ development, checkout: services.checkout }),
+    hsts: config.PUBLIC_URL.startsWith("https:") ? "max-age=31536000; includeSubDomains" : false,
+  });
+  const catalogueAnswers = new PreparedAnswers();
+  const pageCache = ssr ? anonymousPageCache(config, services) : null;
+
   const app = new Hono<AppEnv>();
   app.onError(errorHandler(services.database, log));
 
-  app.use("*", observeRequests({ log, metrics: services.metrics, tracing: services.tracing, trustProxy: config.TRUST_PROXY, pageRoutes }));
+  app.use("*", observer.step);
   app.use("*", retryAfterOn429(config.AUTH_RATE_LIMIT_WINDOW_SECONDS));
-  app.use("*", securityHeaders({
-    csp: contentSecurityPolicy({ development, checkout: services.checkout }),
-    hsts: config.PUBLIC_URL.startsWith("https:") ? "max-age=31536000; includeSubDomains" : false,
-  }));
+  app.use("*", securityHeaders(security));
   // The public catalogue API (FakeStore's shape): the same read-only, precompressed data for
   // everyone, so it answers ahead of every step that concerns a visitor, and its public answers
   // never carry a session's cookies. A method it does not take falls through to the API's 405.
-  app.route("/api/catalogue", catalogueRoutes(services.catalogue, config.PUBLIC_URL));
+  app.route("/api/catalogue", catalogueRoutes(services.catalogue, config.PUBLIC_URL, catalogueAnswers));
   app.use("*", compression());
   app.use("*", clientAddressStep(config.TRUST_PROXY));
   app.use("*", sameOriginWrites(config.TRUSTED_ORIGINS));
@@ -67,6 +93,18 @@ export function createApp({ config, log, services, ssr, clientDir, pageRoutes }:
     const files = staticFiles(clientDir);
     app.use("*", (c, next) => (isFilePath(c.req.path) ? files(c, next) : next()));
   }
-  if (ssr) app.all("*", pages(ssr, { config, log, services }));
-  return app;
+  if (ssr) app.all("*", pages(ssr, { config, log, services, pageCache }));
+
+  const listener = () =>
+    withSharedAnswers(
+      {
+        log,
+        observer,
+        security,
+        catalogue: { list: () => services.catalogue.list(), answers: catalogueAnswers },
+        pages: pageCache ? { cache: pageCache, hasSessionCookie: (headers) => services.auth.hasSessionCookie(headers) } : undefined,
+      },
+      getRequestListener(app.fetch),
+    );
+  return { app, listener };
 }

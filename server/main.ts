@@ -2,9 +2,8 @@ import http from "node:http";
 import path from "node:path";
 import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
-import { getRequestListener } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
-import { createApp } from "./app.ts";
+import { createPipeline } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { databaseTarget, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
@@ -73,8 +72,8 @@ async function main() {
   if (metricsServer) log.info({ url: metricsServer.url }, "metrics listening");
   const sweeper = startStockSweeper(services, log);
 
-  const app = createApp({ config, log, services, ssr, clientDir, pageRoutes });
-  const listener = getRequestListener(app.fetch);
+  // node:http -> the shared-answers step -> the Hono app (docs/ARCHITECTURE.md "One request").
+  const listener = createPipeline({ config, log, services, ssr, clientDir, pageRoutes }).listener();
   const server = http.createServer(middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);
   // A client gets 10 s to send its headers and 30 s for its whole request: slow or stalled clients
   // are cut off instead of holding sockets (live order streams are responses, not requests).

@@ -12,32 +12,39 @@ import type { Services } from "./services.ts";
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
- * Pages: React Router's request handler with the load context. Anonymous pages are the same for
- * everyone (the basket lives in the browser): rendered once per address, until the catalogue
- * changes. Never for a session, a write or an error page.
+ * Anonymous pages are the same for everyone (the basket lives in the browser): rendered once per
+ * address, until the catalogue changes. Null when pages are not cached (development, or
+ * PAGE_CACHE_ENTRIES=0). The pages fill it; the shared-answers step (http/shared-answers.ts) also
+ * answers its hits.
+ */
+export function anonymousPageCache(config: Pick<Config, "NODE_ENV" | "PAGE_CACHE_ENTRIES">, services: Services): PageCache | null {
+  if (config.PAGE_CACHE_ENTRIES <= 0 || config.NODE_ENV === "development") return null;
+  const pageCache = new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES, telemetry: services.metrics });
+  // Issue 22: only the pages that show a changed product go (a sale must not empty the cache).
+  const affected = new AffectedPages();
+  void services.catalogue.list().then(
+    (products) => affected.remember(products),
+    () => {},
+  );
+  services.catalogue.onChange((change) => {
+    void services.catalogue.list().then(
+      (products) => pageCache.drop(affected.of(change, products)),
+      () => pageCache.clear(),
+    );
+  });
+  return pageCache;
+}
+
+/**
+ * Pages: React Router's request handler with the load context. Anonymous pages come from and go to
+ * `pageCache`; never for a session, a write or an error page.
  */
 export function pages(
   ssr: SsrHandler,
-  { config, log, services }: { config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "PAGE_CACHE_ENTRIES">; log: Logger; services: Services },
+  { config, log, services, pageCache }: { config: Pick<Config, "PUBLIC_URL">; log: Logger; services: Services; pageCache: PageCache | null },
 ): Handler<AppEnv> {
   const { auth, database } = services;
   const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
-  const cacheable = config.PAGE_CACHE_ENTRIES > 0 && config.NODE_ENV !== "development";
-  const pageCache = cacheable ? new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES, telemetry: services.metrics }) : null;
-  if (pageCache) {
-    // Issue 22: only the pages that show a changed product go (a sale must not empty the cache).
-    const affected = new AffectedPages();
-    void services.catalogue.list().then(
-      (products) => affected.remember(products),
-      () => {},
-    );
-    services.catalogue.onChange((change) => {
-      void services.catalogue.list().then(
-        (products) => pageCache.drop(affected.of(change, products)),
-        () => pageCache.clear(),
-      );
-    });
-  }
   return async (c) => {
     const nonce = c.get("cspNonce");
     const url = new URL(c.req.url);

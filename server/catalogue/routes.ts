@@ -1,11 +1,10 @@
-import { createHash } from "node:crypto";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { type Context, Hono } from "hono";
+import { routePath } from "hono/route";
 import { z } from "zod";
-import { preferredEncoding } from "../http/compression.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
+import { PreparedAnswers, PUBLIC_DATA } from "./prepared-answers.ts";
 import { parseProductId, toFakeStore, type Product } from "./product.ts";
 
 const listQuery = z.object({
@@ -20,44 +19,6 @@ export function applyListQuery(products: Product[], query: { limit?: number; sor
   return query.limit === undefined ? sorted : sorted.slice(0, query.limit);
 }
 
-type Encoding = "br" | "gzip" | "identity";
-
-/** One form of an answer as it goes out: the bytes and every header of its own, made once. */
-interface Sendable {
-  body: Uint8Array<ArrayBuffer>;
-  headers: Record<string, string>;
-}
-
-/** One answer, serialised, hashed and compressed once for as long as the catalogue's data is the same. */
-interface Prepared {
-  /** The product list it was made from: a different list (a refresh) means a stale answer. */
-  source: Product[];
-  json: string;
-  etag: string;
-  forms: Partial<Record<Encoding, Sendable>>;
-}
-
-/** Public, read-only data: every site may read it (no credentials) and show it. */
-const PUBLIC_DATA = { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin" };
-const CACHE_CONTROL = "public, max-age=60";
-
-function sendable({ json, etag }: Prepared, encoding: Encoding): Sendable {
-  const body = new Uint8Array(
-    encoding === "br"
-      ? brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
-      : encoding === "gzip"
-        ? gzipSync(json, { level: 9 })
-        : Buffer.from(json),
-  );
-  const headers: Record<string, string> = { ...PUBLIC_DATA, "Content-Type": "application/json", ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding" };
-  if (encoding !== "identity") headers["Content-Encoding"] = encoding;
-  headers["Content-Length"] = String(body.byteLength);
-  return { body, headers };
-}
-
-const MAX_PREPARED = 500;
-const COMPRESS_FROM_BYTES = 1024;
-
 /** A path with and without a trailing slash: FakeStore (Express) answers both. */
 const either = (path: string) => [path, `${path}/`];
 
@@ -65,10 +26,9 @@ const either = (path: string) => [path, `${path}/`];
  * Our catalogue in the FakeStore API's shape, so any FakeStore client can use it, from a browser on
  * any site too: the data is public and read-only, so every origin may read it (no credentials).
  */
-export function catalogueRoutes(catalogue: Catalogue, publicUrl: string): Hono {
+export function catalogueRoutes(catalogue: Catalogue, publicUrl: string, prepared = new PreparedAnswers()): Hono {
   const api = new Hono();
   const shape = (product: Product) => toFakeStore(product, publicUrl);
-  const prepared = new Map<string, Prepared>();
 
   // Translated here rather than in an onError of this sub-app: Hono wraps a sub-app that has its
   // own error handler around every one of its responses, which costs each request a copy.
@@ -84,29 +44,20 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string): Hono {
   /**
    * Answers from the catalogue's current list: every request still reads it (so a remote catalogue
    * keeps refreshing), but the JSON, its ETag and its compressed forms are made once per list and
-   * address, not per request.
+   * address, not per request (catalogue/prepared-answers.ts).
    */
   async function answer(c: Context, build: (products: Product[]) => unknown): Promise<Response> {
     const products = await currentList();
-    // The path and query as sent (the URL is absolute: scheme://host/...).
-    const key = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
-    let entry = prepared.get(key);
-    if (!entry || entry.source !== products) {
-      const json = JSON.stringify(build(products));
-      entry = { source: products, json, etag: `"${createHash("sha1").update(json).digest("base64url")}"`, forms: {} };
-      if (prepared.size >= MAX_PREPARED) prepared.clear();
-      prepared.set(key, entry);
-    }
-    if (c.req.header("if-none-match") === entry.etag) {
-      c.header("ETag", entry.etag);
-      c.header("Cache-Control", CACHE_CONTROL);
-      c.header("Vary", "Accept-Encoding");
-      return c.body(null, 304);
-    }
-    const encoding = entry.json.length >= COMPRESS_FROM_BYTES ? (preferredEncoding(c.req.header("accept-encoding"), ["br", "gzip"]) ?? "identity") : "identity";
-    const { body, headers } = (entry.forms[encoding] ??= sendable(entry, encoding));
+    const { status, headers, body } = prepared.answer(
+      catalogueAddress(c.req.url),
+      routePath(c),
+      products,
+      build,
+      c.req.header("if-none-match"),
+      c.req.header("accept-encoding"),
+    );
     // The whole answer, headers included, as prepared: nothing is built or copied per request.
-    return new Response(body, { status: 200, headers });
+    return new Response(body, { status, headers });
   }
 
   // Set before the route runs, so they ride on every answer, errors included, at no extra cost.
@@ -152,3 +103,6 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string): Hono {
 
   return api;
 }
+
+/** The path and query as sent, from an absolute URL (scheme://host/...): what the prepared answers are kept by. */
+export const catalogueAddress = (url: string): string => url.slice(url.indexOf("/", url.indexOf("//") + 2));

@@ -24,8 +24,21 @@ export function preferredEncoding<T extends string>(accept: string | undefined, 
   return offered.find((coding) => taken.get(coding) ?? taken.get("*") ?? false) ?? null;
 }
 
-/** Whether an Accept-Encoding header takes gzip. */
-export const acceptsGzip = (accept: string | undefined): boolean => preferredEncoding(accept, ["gzip"]) !== null;
+/** Distinct Accept-Encoding headers remembered (browsers and clients send a handful of them). */
+const REMEMBERED = 100;
+const takesGzip = new Map<string, boolean>();
+
+/** Whether an Accept-Encoding header takes gzip: parsed once per distinct header (a cached page's hit asks on every request). */
+export function acceptsGzip(accept: string | undefined): boolean {
+  const key = accept ?? "";
+  let gzip = takesGzip.get(key);
+  if (gzip === undefined) {
+    gzip = preferredEncoding(accept, ["gzip"]) !== null;
+    if (takesGzip.size >= REMEMBERED) takesGzip.clear();
+    takesGzip.set(key, gzip);
+  }
+  return gzip;
+}
 
 /**
  * gzip for the answers worth it, when the client takes it. A page streams as it renders, through

@@ -1,11 +1,15 @@
 import { acceptsGzip } from "./compression.ts";
 import type { Telemetry } from "../observability/port.ts";
+import type { SharedAnswer } from "./shared-answers.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Entry {
   page: SplicedGzip;
   headers: [string, string][];
   status: number;
+  /** A hit's headers, plain and gzipped, made once (without Content-Length: the sender adds the body's). */
+  plainHeaders: Record<string, string>;
+  gzipHeaders: Record<string, string>;
 }
 
 /**
@@ -21,20 +25,28 @@ export class PageCache {
 
   constructor(private readonly limits: { maxEntries: number; maxBytes: number; telemetry?: Pick<Telemetry, "pageCache"> }) {}
 
+  /** Whether `key` has a page (no lookup is counted): the shared-answers step asks before it answers. */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   /** A cached page for `key` with `nonce` in it, gzipped when the client takes gzip, or null. */
   get(key: string, nonce: string, acceptEncoding: string | undefined): Response | null {
+    const hit = this.lookup(key, nonce, acceptEncoding);
+    return hit && new Response(hit.body, { status: hit.status, headers: new Headers(hit.headers) });
+  }
+
+  /** As `get`, as the status, headers and bytes to send (what node:http writes without a Response). */
+  lookup(key: string, nonce: string, acceptEncoding: string | undefined): SharedAnswer | null {
     const entry = this.entries.get(key);
     this.limits.telemetry?.pageCache(entry ? "hit" : "miss");
     if (!entry) return null;
     // Most recently used last, so the first key is the one to drop.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    const headers = new Headers(entry.headers);
-    headers.set("X-Page-Cache", "hit");
-    headers.set("Vary", "Accept-Encoding");
-    if (!acceptsGzip(acceptEncoding)) return new Response(entry.page.text(nonce), { status: entry.status, headers });
-    headers.set("Content-Encoding", "gzip");
-    return new Response(entry.page.gzip(nonce), { status: entry.status, headers });
+    const gzip = acceptsGzip(acceptEncoding);
+    const body = gzip ? entry.page.gzip(nonce) : entry.page.text(nonce);
+    return { status: entry.status, headers: gzip ? entry.gzipHeaders : entry.plainHeaders, body };
   }
 
   /**
@@ -49,7 +61,8 @@ export class PageCache {
     const headers = [...response.headers].filter(([name]) => name !== "content-length");
     const page = new SplicedGzip(html.split(nonce));
     this.remove(key);
-    this.entries.set(key, { page, headers, status: response.status });
+    const plainHeaders = { ...Object.fromEntries(headers), "x-page-cache": "hit", vary: "Accept-Encoding" };
+    this.entries.set(key, { page, headers, status: response.status, plainHeaders, gzipHeaders: { ...plainHeaders, "content-encoding": "gzip" } });
     this.bytes += page.bytes;
     while (this.entries.size > this.limits.maxEntries || this.bytes > this.limits.maxBytes) this.remove(this.entries.keys().next().value!);
     const sent = new Headers(headers);

@@ -4,11 +4,11 @@ import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "./env.ts";
-import { NONCE, newNonce, securityHeaders } from "./security-headers.ts";
+import { NONCE, newNonce, securityHeaderSet, securityHeaders } from "./security-headers.ts";
 
 function app() {
   const hono = new Hono<AppEnv>();
-  hono.use("*", securityHeaders({ csp: { defaultSrc: ["'self'"], scriptSrc: ["'self'", NONCE], frameAncestors: ["'none'"] }, hsts: false }));
+  hono.use("*", securityHeaders(securityHeaderSet({ csp: { defaultSrc: ["'self'"], scriptSrc: ["'self'", NONCE], frameAncestors: ["'none'"] }, hsts: false })));
   hono.get("/page", (c) => c.html(`<script nonce="${c.get("cspNonce")}"></script>`));
   hono.get("/public", (c) => c.body("x", 200, { "Cross-Origin-Resource-Policy": "cross-origin" }));
   hono.get("/moved", () => Response.redirect("http://localhost/page", 302));

@@ -37,25 +37,37 @@ export function newNonce(): string {
   return pool.toString("base64", offset - NONCE_BYTES, offset);
 }
 
-/**
- * The security headers of every response, with a fresh CSP nonce per request (`cspNonce`, which
- * the pages put on their scripts). The policy text is built once; each response only joins its nonce in.
- * On node:http they are the response's defaults (see below); elsewhere they are written onto the
- * finished response directly: going through `c.header()` after the handler would make Hono copy
- * the response once per header.
- */
-export function securityHeaders({ csp, hsts }: { csp: CspDirectives; hsts: string | false }): MiddlewareHandler<AppEnv> {
+/** The security headers of every response: built once, each response only joins its nonce into the policy. */
+export interface SecurityHeaderSet {
+  /** The headers that are the same on every response (HSTS among them where the site is https). */
+  readonly fixed: ReadonlyArray<readonly [string, string]>;
+  /** The Content-Security-Policy with `nonce` where each response's nonce goes. */
+  policy(nonce: string): string;
+}
+
+export function securityHeaderSet({ csp, hsts }: { csp: CspDirectives; hsts: string | false }): SecurityHeaderSet {
   // The policy is text pieces between the nonces, joined with each response's nonce.
   const pieces = Object.entries(csp)
     .map(([directive, sources]) => [kebabCase(directive), ...sources].join(" "))
     .join("; ")
     .split(NONCE);
   const fixed: Array<[string, string]> = hsts ? [...FIXED_HEADERS, ["Strict-Transport-Security", hsts]] : FIXED_HEADERS;
+  return { fixed, policy: (nonce) => pieces.join(`'nonce-${nonce}'`) };
+}
 
+/**
+ * The security headers of every response, with a fresh CSP nonce per request (`cspNonce`, which
+ * the pages put on their scripts). On node:http they are the response's defaults (see below);
+ * elsewhere they are written onto the finished response directly: going through `c.header()` after
+ * the handler would make Hono copy the response once per header. Answers given before Hono
+ * (http/shared-answers.ts) write the same set themselves.
+ */
+export function securityHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEnv> {
+  const { fixed } = set;
   return async (c, next) => {
     const nonce = newNonce();
     c.set("cspNonce", nonce);
-    const policy = pieces.join(`'nonce-${nonce}'`);
+    const policy = set.policy(nonce);
     const outgoing = c.env?.outgoing;
     if (outgoing && !outgoing.headersSent) {
       // On node:http they go onto the socket's response as defaults: the headers the response is

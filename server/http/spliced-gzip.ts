@@ -107,8 +107,21 @@ function multiplyModP(a: number, b: number): number {
 const POWERS_OF_X: number[] = [];
 for (let k = 0, power = 0x40000000; k < 32; k++, power = multiplyModP(power, power)) POWERS_OF_X.push(power);
 
+/** Shift operators by length: a page's holes (its nonces) have one length, asked on every response. */
+const shiftsByLength = new Map<number, number>();
+
 /** The operator x^(8·bytes) that moves a CRC past `bytes` bytes. */
 function crcShift(bytes: number): number {
+  let operator = shiftsByLength.get(bytes);
+  if (operator === undefined) {
+    operator = computeCrcShift(bytes);
+    if (shiftsByLength.size >= 1000) shiftsByLength.clear();
+    shiftsByLength.set(bytes, operator);
+  }
+  return operator;
+}
+
+function computeCrcShift(bytes: number): number {
   let operator = 0x80000000; // 1
   for (let k = 3, n = bytes; n > 0; n = Math.floor(n / 2), k++) if (n & 1) operator = multiplyModP(POWERS_OF_X[k % 32]!, operator);
   return operator;

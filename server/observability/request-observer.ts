@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../http/env.ts";
@@ -25,32 +26,59 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const CATCH_ALL = /^(\/api)?\/?\*$/;
 const NO_SPAN: RequestSpan = { traceId: "", finish() {} };
 
+/** What observes each request: the Hono step, and the same for answers given before Hono. */
+export interface RequestObserver {
+  /** The first step of the Hono pipeline. */
+  readonly step: MiddlewareHandler<AppEnv>;
+  /**
+   * Observes an answer given straight on node:http (http/shared-answers.ts) exactly as `step` does:
+   * `send` writes it with the request id it is given and returns its status; it runs inside the
+   * request's span when tracing. `started` is performance.now() when the request came in.
+   */
+  observe(incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number): void | Promise<void>;
+  /** The route label of an address no Hono route names (a page, a file, an unmatched /api address). */
+  addressRoute(path: string): string;
+}
+
 /**
  * The first step of every request: its id (sent back as X-Request-Id), its span when tracing, its
  * metrics and its one log line. The line names the route pattern, never the raw path, which may
  * carry tokens (better-auth's reset links) or search words; nor an email, a body or a header.
  */
-export function observeRequests(options: RequestObserverOptions): MiddlewareHandler<AppEnv> {
+export function requestObserver(options: RequestObserverOptions): RequestObserver {
   const { log, metrics, tracing, trustProxy, pageRoutes } = options;
 
-  const routeOf = (c: Context<AppEnv>): string => {
-    const pattern = routePath(c);
-    if (pattern && !CATCH_ALL.test(pattern)) return pattern;
-    const path = c.req.path;
+  const addressRoute = (path: string): string => {
     if (isFilePath(path)) return "static";
     if (path === "/api" || path.startsWith("/api/")) return "unmatched";
     if (!pageRoutes) return "page";
     return pageRoutes(path) ?? "unmatched";
   };
+  const routeOf = (c: Context<AppEnv>): string => {
+    const pattern = routePath(c);
+    return pattern && !CATCH_ALL.test(pattern) ? pattern : addressRoute(c.req.path);
+  };
+  const requestId = (header: (name: string) => string | undefined): string => {
+    const proxied = trustProxy > 0 ? header("x-request-id") : undefined;
+    return proxied && REQUEST_ID.test(proxied) ? proxied : randomUUID();
+  };
+  /** The metrics and the log line of a finished request. */
+  const finished = (span: RequestSpan, id: string, method: string, route: string, status: number, started: number, userId?: string) => {
+    const ms = performance.now() - started;
+    span.finish(method, route, status);
+    metrics.request(method, route, status, ms / 1000);
+    log.info(
+      { requestId: id, method, route, status, ms: Math.round(ms * 10) / 10, ...(span.traceId ? { traceId: span.traceId } : {}), ...(userId ? { userId } : {}) },
+      "request",
+    );
+  };
 
-  return async (c, next) => {
+  const step: MiddlewareHandler<AppEnv> = async (c, next) => {
     const started = performance.now();
-    // node:http's own header object where there is one: asking Hono would build the request's Headers,
-    // a cost the catalogue API's fast path otherwise never pays.
+    // node:http's own header object where there is one: asking Hono would build the request's Headers.
     const incoming = c.env?.incoming?.headers;
     const header = incoming ? (name: string) => single(incoming[name]) : (name: string) => c.req.header(name);
-    const proxied = trustProxy > 0 ? header("x-request-id") : undefined;
-    const id = proxied && REQUEST_ID.test(proxied) ? proxied : randomUUID();
+    const id = requestId(header);
     const method = METHODS.has(c.req.method) ? c.req.method : "OTHER";
     const outgoing = c.env?.outgoing;
     // On node:http the id goes onto the socket's response as a default header: the response object
@@ -61,21 +89,33 @@ export function observeRequests(options: RequestObserverOptions): MiddlewareHand
       try {
         await next();
       } finally {
-        const route = routeOf(c);
-        const status = c.res.status;
-        const ms = performance.now() - started;
-        span.finish(method, route, status);
-        metrics.request(method, route, status, ms / 1000);
-        const user = c.get("user");
-        log.info(
-          { requestId: id, method, route, status, ms: Math.round(ms * 10) / 10, ...(span.traceId ? { traceId: span.traceId } : {}), ...(user ? { userId: user.uid } : {}) },
-          "request",
-        );
+        finished(span, id, method, routeOf(c), c.res.status, started, c.get("user")?.uid);
       }
     };
     await (tracing.enabled ? tracing.request(method, header, answer) : answer(NO_SPAN));
     if (!outgoing) setHeader(c, "X-Request-Id", id);
   };
+
+  const observe = (incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number): void | Promise<void> => {
+    const header = (name: string) => single(incoming.headers[name]);
+    const id = requestId(header);
+    const method = incoming.method && METHODS.has(incoming.method) ? incoming.method : "OTHER";
+    if (!tracing.enabled) {
+      // Untraced, all of it in one synchronous turn: no promise per request.
+      finished(NO_SPAN, id, method, route, send(id), started);
+      return;
+    }
+    return tracing.request(method, header, async (span) => {
+      let status = 500;
+      try {
+        status = send(id);
+      } finally {
+        finished(span, id, method, route, status, started);
+      }
+    });
+  };
+
+  return { step, observe, addressRoute };
 }
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);

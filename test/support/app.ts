@@ -1,4 +1,4 @@
-import { createApp } from "../../server/app.ts";
+import { type createApp, createPipeline, type Pipeline } from "../../server/app.ts";
 import type { Catalogue } from "../../server/catalogue/catalogue.ts";
 import { EmbeddedCatalogue } from "../../server/catalogue/embedded.ts";
 import { loadConfig } from "../../server/config.ts";
@@ -34,7 +34,7 @@ export interface TestAppOptions {
 }
 
 /** The app as `main.ts` builds it, in-process: real config parsing, real services, real pipeline. */
-export async function testApp(options: TestAppOptions = {}): Promise<{ app: ReturnType<typeof createApp>; services: Services }> {
+export async function testApp(options: TestAppOptions = {}): Promise<{ app: ReturnType<typeof createApp>; services: Services; listener: Pipeline["listener"] }> {
   const config = loadConfig({
     NODE_ENV: "production",
     PUBLIC_URL: TEST_ORIGIN,
@@ -52,7 +52,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<{ app: Retu
     stripeApi: options.stripeApi,
     mail: { ...options.mail, manual: true },
   });
-  return { app: createApp({ config, log, services, ssr: options.ssr, clientDir: options.clientDir, pageRoutes: options.pageRoutes }), services };
+  const { app, listener } = createPipeline({ config, log, services, ssr: options.ssr, clientDir: options.clientDir, pageRoutes: options.pageRoutes });
+  return { app, services, listener };
 }
 
 /**

@@ -1,0 +1,127 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { isAdminPath } from "../admin/gate.ts";
+import type { PreparedAnswers } from "../catalogue/prepared-answers.ts";
+import type { Product } from "../catalogue/product.ts";
+import type { Logger } from "../log.ts";
+import type { RequestObserver } from "../observability/request-observer.ts";
+import type { PageCache } from "./page-cache.ts";
+import { newNonce, type SecurityHeaderSet } from "./security-headers.ts";
+
+/** An answer that is the same for every anonymous request for it, as node:http writes it. */
+export interface SharedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array<ArrayBuffer> | null;
+}
+
+export interface SharedAnswersDeps {
+  log: Logger;
+  observer: Pick<RequestObserver, "observe" | "addressRoute">;
+  security: SecurityHeaderSet;
+  /** The catalogue API's prepared answers, and the catalogue's current list they must be made from. */
+  catalogue?: { list(): Promise<Product[]>; answers: PreparedAnswers };
+  /** The anonymous page cache, and what tells a session cookie (a signed-in visitor never gets a shared page). */
+  pages?: { cache: PageCache; hasSessionCookie(headers: Headers): boolean };
+}
+
+const CATALOGUE_API = "/api/catalogue/";
+/** React Router's route discovery: the admin gate looks at it, so it always goes through Hono. */
+const MANIFEST_PATH = "/__manifest";
+
+/**
+ * The shared-answers step (docs/ARCHITECTURE.md): in front of the Hono app, on node:http itself, it
+ * gives the answers that are the same for every anonymous GET and already made: the catalogue API's
+ * prepared answers and the page cache's hits. Building Hono's Request, Context and Response and
+ * running its middleware chain cost more than such an answer itself; this step does for them
+ * exactly what that chain does (request id, span, metrics and log line through the same
+ * RequestObserver; the same security headers with a fresh nonce, spliced into the page; the
+ * encoding the request takes; the 304 for a matching If-None-Match; HEAD) from the same prepared
+ * answers the Hono routes send, and nothing else. Anything it does not hold (a first request, a
+ * stale answer, a session cookie, a request with a body, any other address or method) goes to Hono
+ * untouched.
+ */
+export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener): RequestListener {
+  const { log, observer, security, catalogue, pages } = deps;
+  /** Each answer's headers plus the security headers it does not set itself, as node:http's flat list. */
+  const headerLists = new WeakMap<Record<string, string>, string[]>();
+
+  const headerList = (answer: SharedAnswer): string[] => {
+    let list = headerLists.get(answer.headers);
+    if (!list) {
+      const own = new Set(Object.keys(answer.headers).map((name) => name.toLowerCase()));
+      list = Object.entries(answer.headers).flat();
+      for (const [name, value] of security.fixed) if (!own.has(name.toLowerCase())) list.push(name, value);
+      headerLists.set(answer.headers, list);
+    }
+    return list;
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, started: number, route: string, answer: SharedAnswer, nonce: string) => {
+    // Nothing here should throw (the answers are made and checked once); if it ever does, the
+    // request fails alone, as Hono's adapter would make it, instead of the process.
+    const failed = (error: unknown) => {
+      log.error({ err: error }, "shared answer failed");
+      res.destroy();
+    };
+    try {
+      const observed = observer.observe(req, started, route, (requestId) => {
+        const headers = [...headerList(answer), "X-Request-Id", requestId, "Content-Security-Policy", security.policy(nonce)];
+        if (answer.body && !("Content-Length" in answer.headers)) headers.push("Content-Length", String(answer.body.byteLength));
+        // HEAD and 304 send no body: node:http drops it (and keeps the Content-Length, as Hono's adapter does).
+        res.writeHead(answer.status, headers).end(answer.body ?? undefined);
+        return answer.status;
+      });
+      observed?.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+  };
+
+  const catalogueAnswer = (req: IncomingMessage, res: ServerResponse, url: string, started: number) => {
+    catalogue!.list().then(
+      (products) => {
+        const found = catalogue!.answers.find(url, products, single(req.headers["if-none-match"]), single(req.headers["accept-encoding"]));
+        // Made from an older list: the route makes it again.
+        if (!found) return hono(req, res);
+        send(req, res, started, found.route, found.answer, newNonce());
+      },
+      // The catalogue is away: the route says so (502).
+      () => hono(req, res),
+    );
+  };
+
+  const pageAnswer = (req: IncomingMessage, res: ServerResponse, url: string, started: number) => {
+    const nonce = newNonce();
+    const answer = pages!.cache.lookup(url, nonce, single(req.headers["accept-encoding"]))!;
+    send(req, res, started, observer.addressRoute(pathOf(url)), answer, nonce);
+  };
+
+  const sharedPage = (req: IncomingMessage, url: string): boolean => {
+    if (!pages || req.method !== "GET" || !pages.cache.has(url)) return false;
+    const path = pathOf(url);
+    if (isAdminPath(path) || path === MANIFEST_PATH) return false;
+    const cookie = req.headers.cookie;
+    return !cookie || !pages.hasSessionCookie(new Headers({ cookie }));
+  };
+
+  return (req, res) => {
+    const started = performance.now();
+    // The request as sent is the key: the Hono side keeps answers by the same path and query (a
+    // path it would normalise differently is simply not found here and goes to Hono).
+    const url = req.url ?? "";
+    if ((req.method !== "GET" && req.method !== "HEAD") || hasBody(req)) return hono(req, res);
+    if (catalogue && url.startsWith(CATALOGUE_API) && catalogue.answers.has(url)) return catalogueAnswer(req, res, url, started);
+    if (sharedPage(req, url)) return pageAnswer(req, res, url, started);
+    return hono(req, res);
+  };
+}
+
+/** A request that says it has a body takes the pipeline's body limit: Hono's. */
+const hasBody = (req: IncomingMessage): boolean => req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+
+const pathOf = (url: string): string => {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+};
+
+const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
