@@ -64,14 +64,13 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
       res.destroy();
     };
     try {
-      const observed = observer.observe(req, started, route, (requestId) => {
+      observer.observe(req, started, route, (requestId) => {
         const headers = [...headerList(answer), "X-Request-Id", requestId, "Content-Security-Policy", security.policy(nonce)];
         if (answer.body && !("Content-Length" in answer.headers)) headers.push("Content-Length", String(answer.body.byteLength));
         // HEAD and 304 send no body: node:http drops it (and keeps the Content-Length, as Hono's adapter does).
         res.writeHead(answer.status, headers).end(answer.body ?? undefined);
         return answer.status;
       });
-      observed?.catch(failed);
     } catch (error) {
       failed(error);
     }

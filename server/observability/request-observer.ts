@@ -35,7 +35,7 @@ export interface RequestObserver {
    * `send` writes it with the request id it is given and returns its status; it runs inside the
    * request's span when tracing. `started` is performance.now() when the request came in.
    */
-  observe(incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number): void | Promise<void>;
+  observe(incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number): void;
   /** The route label of an address no Hono route names (a page, a file, an unmatched /api address). */
   addressRoute(path: string): string;
 }
@@ -96,23 +96,19 @@ export function requestObserver(options: RequestObserverOptions): RequestObserve
     if (!outgoing) setHeader(c, "X-Request-Id", id);
   };
 
-  const observe = (incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number): void | Promise<void> => {
+  const observe = (incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number): void => {
     const header = (name: string) => single(incoming.headers[name]);
     const id = requestId(header);
     const method = incoming.method && METHODS.has(incoming.method) ? incoming.method : "OTHER";
-    if (!tracing.enabled) {
-      // Untraced, all of it in one synchronous turn: no promise per request.
-      finished(NO_SPAN, id, method, route, send(id), started);
-      return;
+    // All of it in one synchronous turn: no promise per request. The answer starts no other span,
+    // so its span need not be made current (no async context to carry).
+    const span = tracing.span(header);
+    let status = 500;
+    try {
+      status = send(id);
+    } finally {
+      finished(span, id, method, route, status, started);
     }
-    return tracing.request(method, header, async (span) => {
-      let status = 500;
-      try {
-        status = send(id);
-      } finally {
-        finished(span, id, method, route, status, started);
-      }
-    });
   };
 
   return { step, observe, addressRoute };
