@@ -4,26 +4,46 @@ import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { databaseAway, databaseIsAway } from "./http/errors.ts";
 import { PageCache } from "./http/page-cache.ts";
+import { placeholderUser } from "./http/personal-shell.ts";
+import { PersonalShells } from "./http/personal-shells.ts";
 import { AffectedPages } from "./catalogue/affected-pages.ts";
 import { loadContextFactory, type SsrHandler } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import type { Services } from "./services.ts";
 
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
+const SHELL_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The pages a signed-in visitor gets from a personal shell: those whose loaders and actions read
+ * nothing of the user or the session but what the root loader returns (the catalogue's pages, the
+ * cart, the language page), so the page differs from the anonymous one only where the root
+ * loader's user shows. An explicit list, not a rule guessed from the routes: a page added later
+ * (orders, payment, the back office, the account pages, anything that reads the user) is rendered
+ * in full for every request until someone checks its loader and adds it here. Exact, lower-case
+ * paths (React Router also matches "/CART/"; those render in full); never React Router's data
+ * requests (/products/1.data).
+ */
+const SHELL_PAGES = /^\/(?:|cart|language|search|products\/[^/]+|results\/[^/]+)$/;
+export const fromShell = (pathname: string): boolean => SHELL_PAGES.test(pathname) && !pathname.endsWith(".data");
 
 /**
  * Pages: React Router's request handler with the load context. Anonymous pages are the same for
  * everyone (the basket lives in the browser): rendered once per address, until the catalogue
- * changes. Never for a session, a write or an error page.
+ * changes. Never for a session, a write or an error page. Signed-in visitors get the pages of
+ * SHELL_PAGES from personal shells (http/personal-shells.ts): the page rendered once per address
+ * and kind of user for a placeholder user, filled with theirs per response. `shells` is given by
+ * tests that look at what is kept.
  */
 export function pages(
   ssr: SsrHandler,
-  { config, log, services }: { config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "PAGE_CACHE_ENTRIES">; log: Logger; services: Services },
+  { config, log, services, shells }: { config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "PAGE_CACHE_ENTRIES">; log: Logger; services: Services; shells?: PersonalShells },
 ): Handler<AppEnv> {
   const { auth, database } = services;
   const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
   const cacheable = config.PAGE_CACHE_ENTRIES > 0 && config.NODE_ENV !== "development";
   const pageCache = cacheable ? new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES, telemetry: services.metrics }) : null;
+  const personal = cacheable ? (shells ?? new PersonalShells({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: SHELL_BYTES })) : null;
   if (pageCache) {
     // Issue 22: only the pages that show a changed product go (a sale must not empty the cache).
     const affected = new AffectedPages();
@@ -33,14 +53,29 @@ export function pages(
     );
     services.catalogue.onChange((change) => {
       void services.catalogue.list().then(
-        (products) => pageCache.drop(affected.of(change, products)),
-        () => pageCache.clear(),
+        (products) => {
+          const pages = affected.of(change, products);
+          pageCache.drop(pages);
+          personal?.drop(pages);
+        },
+        () => {
+          pageCache.clear();
+          personal?.clear();
+        },
       );
     });
   }
   return async (c) => {
     const nonce = c.get("cspNonce");
     const url = new URL(c.req.url);
+    const user = c.get("user");
+    if (user && personal && c.req.method === "GET" && fromShell(url.pathname)) {
+      const filled = await personal.page(url.pathname + url.search, user, nonce, c.req.header("accept-encoding"), async () => ({
+        response: await ssr(withoutCredentials(c.req.raw), { ...createLoadContext(c), user: placeholderUser(user.role) }),
+        nonce,
+      }));
+      if (filled) return filled;
+    }
     const cacheKey =
       pageCache && c.req.method === "GET" && !url.pathname.endsWith(".data") && !auth.hasSessionCookie(c.req.raw.headers) ? url.pathname + url.search : null;
     const hit = cacheKey && pageCache?.get(cacheKey, nonce, c.req.header("accept-encoding"));
@@ -52,8 +87,18 @@ export function pages(
     if (response.status >= 500 && (await databaseIsAway(database))) {
       return databaseAway(new Response(response.body, { status: 503, headers: response.headers }));
     }
+    // A page for a signed-in visitor is theirs alone: no shared cache (nor the browser's) keeps it.
+    if (user && !response.headers.has("cache-control")) response.headers.set("Cache-Control", "private, no-store");
     return cacheKey && pageCache ? pageCache.put(cacheKey, nonce, response) : response;
   };
+}
+
+/** The request as anyone's: a shell's render sees no cookie or credential of the visitor it is rendered for. */
+function withoutCredentials(request: Request): Request {
+  const headers = new Headers(request.headers);
+  headers.delete("cookie");
+  headers.delete("authorization");
+  return new Request(request.url, { method: "GET", headers, signal: request.signal });
 }
 
 /**
