@@ -92,17 +92,29 @@ function placeAt(html: string, index: number): Place | null {
  * placeholder has one, so such a page would not be the same).
  */
 export function fills(holes: readonly ShellHole[], user: SessionUser, nonce: string): string[] | null {
-  const at = user.email.indexOf("@");
-  if (at <= 0) return null;
-  const values: Record<Exclude<ShellField, "nonce">, string> = { uid: user.uid, name: user.email.slice(0, at), domain: user.email.slice(at + 1) };
-  const escaped = new Map<string, string>();
-  return holes.map(({ field, place }) => {
-    if (field === "nonce") return nonce;
-    const key = `${field} ${place}`;
-    let text = escaped.get(key);
-    if (text === undefined) escaped.set(key, (text = place === "html" ? htmlText(values[field]) : hydrationString(values[field])));
-    return text;
-  });
+  const escaped = escapedValues(user);
+  return escaped && holes.map(({ field, place }) => (field === "nonce" ? nonce : escaped[place][field]));
+}
+
+type Escaped = Record<Place, Record<Exclude<ShellField, "nonce">, string>>;
+
+/**
+ * A user's values escaped for each place, kept with the user object the session cache hands every
+ * request of that session (so a busy shopper's pages do not escape the same strings again), and
+ * gone with it.
+ */
+const escapedByUser = new WeakMap<SessionUser, Escaped | null>();
+
+function escapedValues(user: SessionUser): Escaped | null {
+  let escaped = escapedByUser.get(user);
+  if (escaped === undefined) {
+    const at = user.email.indexOf("@");
+    const values = { uid: user.uid, name: user.email.slice(0, at), domain: user.email.slice(at + 1) };
+    const each = (escape: (value: string) => string) => ({ uid: escape(values.uid), name: escape(values.name), domain: escape(values.domain) });
+    escaped = at <= 0 ? null : { html: each(htmlText), script: each(hydrationString) };
+    escapedByUser.set(user, escaped);
+  }
+  return escaped;
 }
 
 /** The placeholders' mark, for tests that check no shell keeps a placeholder where it is shown. */
