@@ -19,9 +19,14 @@ import { useDocumentAssets } from "./document.ts";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
-/** The user is server truth: read from the session on every request, so the first paint is right. */
+/**
+ * The user is server truth: read from the session on every request, so the first paint is right.
+ * Only these fields go into the page: a signed-in page comes from a personal shell with a hole for
+ * each (server/http/personal-shell.ts).
+ */
 export function loader({ context }: Route.LoaderArgs) {
-  return { user: context.user };
+  const { user } = context;
+  return { user: user && { uid: user.uid, email: user.email, role: user.role } };
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -24,7 +24,7 @@ import type { SsrHandler } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import type { PageRoutes } from "./observability/page-routes.ts";
 import { requestObserver } from "./observability/request-observer.ts";
-import { anonymousPageCache, pages } from "./pages.ts";
+import { pageCaches, pages } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 export interface AppDeps {
@@ -68,7 +68,7 @@ export function createPipeline({ config, log, services, ssr, clientDir, pageRout
     hsts: config.PUBLIC_URL.startsWith("https:") ? "max-age=31536000; includeSubDomains" : false,
   });
   const catalogueAnswers = new PreparedAnswers();
-  const pageCache = ssr ? anonymousPageCache(config, services) : null;
+  const caches = ssr ? pageCaches(config, services) : null;
 
   const app = new Hono<AppEnv>();
   app.onError(errorHandler(services.database, log));
@@ -93,7 +93,7 @@ export function createPipeline({ config, log, services, ssr, clientDir, pageRout
     const files = staticFiles(clientDir);
     app.use("*", (c, next) => (isFilePath(c.req.path) ? files(c, next) : next()));
   }
-  if (ssr) app.all("*", pages(ssr, { config, log, services, pageCache }));
+  if (ssr) app.all("*", pages(ssr, { config, log, services, caches }));
 
   const listener = () =>
     withSharedAnswers(
@@ -102,7 +102,7 @@ export function createPipeline({ config, log, services, ssr, clientDir, pageRout
         observer,
         security,
         catalogue: { list: () => services.catalogue.list(), answers: catalogueAnswers },
-        pages: pageCache ? { cache: pageCache, hasSessionCookie: (headers) => services.auth.hasSessionCookie(headers) } : undefined,
+        pages: caches ? { cache: caches.anonymous, hasSessionCookie: (headers) => services.auth.hasSessionCookie(headers) } : undefined,
       },
       getRequestListener(app.fetch),
     );

@@ -26,4 +26,14 @@ describe("a spliced gzip", () => {
     expect(gunzipSync(new SplicedGzip([random, random.slice(9)]).gzip(long)).toString()).toBe(random + long + random.slice(9));
     expect(gunzipSync(new SplicedGzip(["only one part"]).gzip("unused")).toString()).toBe("only one part");
   });
+
+  it("puts each hole's own value in it when given one per hole (a shell's nonce and user fields)", () => {
+    const parts = ["<p>", "</p><script>x(\"", "\")</script><b>", "</b>"];
+    const fills = ["Ada &amp; co", "caf\u00e9 ✓", "Ada &amp; co"];
+    const spliced = new SplicedGzip(parts);
+    const expected = `<p>${fills[0]}</p><script>x("${fills[1]}")</script><b>${fills[2]}</b>`;
+    expect(gunzipSync(spliced.gzip(fills)).toString()).toBe(expected);
+    expect(Buffer.from(spliced.text(fills)).toString()).toBe(expected);
+    expect(() => spliced.gzip(["too", "few"])).toThrow();
+  });
 });

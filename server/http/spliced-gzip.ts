@@ -35,33 +35,57 @@ export class SplicedGzip {
     return this.plainBytes + this.compressed.reduce((sum, part) => sum + part.length, 0);
   }
 
-  /** The parts with `fill` in every hole, as one gzip member. */
-  gzip(fill: string): Uint8Array<ArrayBuffer> {
-    const hole = Buffer.from(fill);
-    const holeCrc = crc32(hole);
-    const holeShift = crcShift(hole.length);
+  /** The parts with `fill` in every hole (or `fill[i]` in hole i), as one gzip member. */
+  gzip(fill: string | readonly string[]): Uint8Array<ArrayBuffer> {
+    const holes = holesOf(fill, this.plain.length - 1);
     const pieces: Buffer[] = [GZIP_HEADER];
     let crc = 0;
+    let holeBytes = 0;
     this.compressed.forEach((part, i) => {
       if (i > 0) {
-        pieces.push(...storedBlocks(hole));
-        crc = crcCombine(crc, holeCrc, holeShift);
+        const hole = holes[i - 1]!;
+        pieces.push(...storedBlocks(hole.bytes));
+        crc = crcCombine(crc, hole.crc, hole.shift);
+        holeBytes += hole.bytes.length;
       }
       pieces.push(part);
       crc = crcCombine(crc, this.crcs[i]!, this.shifts[i]!);
     });
     const trailer = Buffer.alloc(8);
     trailer.writeUInt32LE(crc >>> 0, 0);
-    trailer.writeUInt32LE((this.plainBytes + hole.length * (this.plain.length - 1)) >>> 0, 4);
+    trailer.writeUInt32LE((this.plainBytes + holeBytes) >>> 0, 4);
     pieces.push(FINAL_BLOCK, trailer);
     return concat(pieces);
   }
 
-  /** The parts with `fill` in every hole, uncompressed. */
-  text(fill: string): Uint8Array<ArrayBuffer> {
-    const hole = Buffer.from(fill);
-    return concat(this.plain.flatMap((part, i) => (i > 0 ? [hole, part] : [part])));
+  /** The parts with `fill` in every hole (or `fill[i]` in hole i), uncompressed. */
+  text(fill: string | readonly string[]): Uint8Array<ArrayBuffer> {
+    const holes = holesOf(fill, this.plain.length - 1);
+    return concat(this.plain.flatMap((part, i) => (i > 0 ? [holes[i - 1]!.bytes, part] : [part])));
   }
+}
+
+interface Hole {
+  bytes: Buffer;
+  crc: number;
+  shift: number;
+}
+
+/** Each hole's bytes, CRC and shift, computed once per distinct value (a nonce fills several holes). */
+function holesOf(fill: string | readonly string[], count: number): Hole[] {
+  if (typeof fill === "string") return new Array<Hole>(count).fill(holeOf(fill));
+  if (fill.length !== count) throw new Error(`${count} holes, ${fill.length} values`);
+  const known = new Map<string, Hole>();
+  return fill.map((value) => {
+    let hole = known.get(value);
+    if (!hole) known.set(value, (hole = holeOf(value)));
+    return hole;
+  });
+}
+
+function holeOf(value: string): Hole {
+  const bytes = Buffer.from(value);
+  return { bytes, crc: crc32(bytes), shift: crcShift(bytes.length) };
 }
 
 /** `data` as non-final stored deflate blocks (the stream is byte-aligned before each). */

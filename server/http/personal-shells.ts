@@ -1,0 +1,120 @@
+import type { SessionUser } from "../auth/auth.ts";
+import { acceptsGzip } from "./compression.ts";
+import { type CutShell, cutShell, fills } from "./personal-shell.ts";
+import { SplicedGzip } from "./spliced-gzip.ts";
+
+interface Shell extends CutShell {
+  page: SplicedGzip;
+  headers: [string, string][];
+}
+
+/** Renders a page for the placeholder user of `user`'s role, with `nonce` (the first asker's). */
+export type ShellRender = () => Promise<{ response: Response; nonce: string }>;
+
+/**
+ * Signed-in pages from personal shells (partial prerendering): one shell per address and kind of
+ * user (customer, admin), rendered once for a placeholder user (personal-shell.ts) and filled per
+ * response with the user's values and the response's nonce, gzipped without compressing the page
+ * again (SplicedGzip). A shell holds no user's data, so sharing it cannot leak one user's page to
+ * another; the answers built from it are private. Bounded by entries and bytes (least recently
+ * used goes first), dropped where the catalogue changes, like the anonymous page cache.
+ */
+export class PersonalShells {
+  private readonly entries = new Map<string, Shell>();
+  /** Renders under way: requests for the same shell meanwhile wait for it instead of rendering it again. */
+  private readonly rendering = new Map<string, Promise<Shell | null>>();
+  private bytes = 0;
+  /** Moves on each drop: a render that started before one is used but not kept (it may show the old data). */
+  private generation = 0;
+
+  constructor(private readonly limits: { maxEntries: number; maxBytes: number }) {}
+
+  /**
+   * The page at `address` (path and query) for `user`, from its shell (rendered now with `render`
+   * when there is none), with `nonce`, gzipped when the client takes gzip; null when this page
+   * cannot come from a shell (not a 200 HTML page, sets a cookie, ...): the caller renders it in full.
+   */
+  async page(address: string, user: SessionUser, nonce: string, acceptEncoding: string | undefined, render: ShellRender): Promise<Response | null> {
+    const key = `${user.role} ${address}`;
+    let shell = this.entries.get(key) ?? null;
+    const hit = shell !== null;
+    if (shell) {
+      // Most recently used last, so the first key is the one to drop.
+      this.entries.delete(key);
+      this.entries.set(key, shell);
+    } else {
+      shell = await this.rendered(key, render);
+      if (!shell) return null;
+    }
+    const values = fills(shell.holes, user, nonce);
+    if (!values) return null;
+    const headers = new Headers(shell.headers);
+    headers.set("Cache-Control", "private, no-store");
+    headers.set("Vary", "Accept-Encoding");
+    headers.set("X-Page-Shell", hit ? "hit" : "miss");
+    if (!acceptsGzip(acceptEncoding)) return new Response(shell.page.text(values), { status: 200, headers });
+    headers.set("Content-Encoding", "gzip");
+    return new Response(shell.page.gzip(values), { status: 200, headers });
+  }
+
+  private rendered(key: string, render: ShellRender): Promise<Shell | null> {
+    const running = this.rendering.get(key);
+    if (running) return running;
+    const generation = this.generation;
+    const shell = render()
+      .then(({ response, nonce }) => shellOf(response, nonce))
+      // A render that failed is rendered again in full by the caller, which reports what went wrong.
+      .catch(() => null)
+      .then((made) => {
+        this.rendering.delete(key);
+        if (made && generation === this.generation) this.keep(key, made);
+        return made;
+      });
+    this.rendering.set(key, shell);
+    return shell;
+  }
+
+  private keep(key: string, shell: Shell) {
+    this.remove(key);
+    this.entries.set(key, shell);
+    this.bytes += shell.page.bytes;
+    while (this.entries.size > this.limits.maxEntries || this.bytes > this.limits.maxBytes) this.remove(this.entries.keys().next().value!);
+  }
+
+  /** Drops the shells of the addresses `affected` picks (the pages that show a changed product). */
+  drop(affected: (address: string) => boolean): void {
+    this.generation++;
+    for (const key of [...this.entries.keys()]) if (affected(key.slice(key.indexOf(" ") + 1))) this.remove(key);
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  /** What is kept, as text (each hole shown as its field): for tests that check no user's data is stored. */
+  stored(): Array<{ key: string; text: string }> {
+    return [...this.entries].map(([key, shell]) => ({ key, text: shell.parts.map((part, i) => (i > 0 ? `{${shell.holes[i - 1]!.field}}${part}` : part)).join("") }));
+  }
+
+  private remove(key: string) {
+    const shell = this.entries.get(key);
+    if (!shell) return;
+    this.bytes -= shell.page.bytes;
+    this.entries.delete(key);
+  }
+}
+
+/** The shell of a placeholder render, when it may be one: 200, HTML, no cookie set, and cut cleanly. */
+async function shellOf(response: Response, nonce: string): Promise<Shell | null> {
+  const shareable = response.status === 200 && response.headers.get("content-type")?.startsWith("text/html") && !response.headers.has("set-cookie");
+  if (!shareable) {
+    await response.body?.cancel();
+    return null;
+  }
+  const cut = cutShell(await response.text(), nonce);
+  if (!cut) return null;
+  const headers = [...response.headers].filter(([name]) => name !== "content-length");
+  return { ...cut, page: new SplicedGzip(cut.parts), headers };
+}
