@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { TEST_ORIGIN, signUp, testApp } from "../test/support/app.ts";
 import { builtPages } from "../test/support/pages.ts";
@@ -46,5 +47,22 @@ describe("server rendering", () => {
     const orders = await app.request(`${TEST_ORIGIN}/orders`);
     expect(orders.status).toBe(302);
     expect(orders.headers.get("location")).toBe("/auth?redirectTo=%2Forders");
+  });
+
+  it("answers a rendered page whole, with its length, plain or gzipped", async () => {
+    const { app } = await testApp({ ssr: await builtPages(), env: { PAGE_CACHE_ENTRIES: "0" } });
+    const plain = await app.request(`${TEST_ORIGIN}/products/1`);
+    const html = Buffer.from(await plain.arrayBuffer());
+    expect(plain.headers.get("content-length")).toBe(String(html.length));
+    expect(html.toString()).toMatch(/^<!DOCTYPE html>.*<h1 class="card__title">[^<]+<\/h1>.*<\/html>$/s);
+    expect(html.toString()).not.toContain('rel="modulepreload"');
+
+    const gzipped = await app.request(`${TEST_ORIGIN}/products/1`, { headers: { "accept-encoding": "gzip, deflate, br" } });
+    const body = Buffer.from(await gzipped.arrayBuffer());
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    expect(gzipped.headers.get("content-length")).toBe(String(body.length));
+    // The same page but for its nonce, which differs per response.
+    const nonce = (page: string) => page.replace(/nonce="[^"]+"/g, 'nonce=""');
+    expect(nonce(gunzipSync(body).toString())).toBe(nonce(html.toString()));
   });
 });

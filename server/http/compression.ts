@@ -28,10 +28,11 @@ export function preferredEncoding<T extends string>(accept: string | undefined, 
 export const acceptsGzip = (accept: string | undefined): boolean => preferredEncoding(accept, ["gzip"]) !== null;
 
 /**
- * gzip for the answers worth it, when the client takes it. A page streams as it renders, through
- * a gzip stream. Every other answer (JSON, React Router's data, text) is already whole when its
- * handler returns, so it is compressed in one call and sent with its length: a web
- * CompressionStream pipeline per answer cost more CPU than the compression itself. Answers that
+ * gzip for the answers worth it, when the client takes it. An answer that streams (no length)
+ * goes through a gzip stream. Every answer whose length is known (pages, JSON, React Router's data,
+ * text) is already whole when its handler returns, so it is compressed in one call and sent with
+ * its length: a web CompressionStream pipeline per answer cost more CPU than the compression
+ * itself. Answers that
  * are already encoded (precompressed files, the catalogue API, cached pages), small, not text, or
  * marked no-transform pass untouched.
  */
@@ -48,7 +49,8 @@ export function compression(): MiddlewareHandler {
     if (vary !== "*" && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? "")) headers.set("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
     if (!acceptsGzip(c.req.header("accept-encoding")) || !c.res.body) return;
 
-    if (type.startsWith("text/html")) {
+    // A page rendered whole (app/entry.server.tsx) states its length and takes the one-call path.
+    if (type.startsWith("text/html") && length === null) {
       c.res = new Response(c.res.body.pipeThrough(new CompressionStream("gzip")), c.res);
       c.res.headers.delete("Content-Length");
     } else {
