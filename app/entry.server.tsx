@@ -35,7 +35,9 @@ export default function handleRequest(
         const body = withoutModulePreloads(Buffer.concat(chunks));
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         responseHeaders.set("Content-Length", String(body.length));
-        resolve(new Response(new Uint8Array(body.buffer, body.byteOffset, body.length), { headers: responseHeaders, status: responseStatusCode }));
+        // A view of the same bytes (a Buffer's memory is an ArrayBuffer, never shared, here).
+        const bytes = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length);
+        resolve(new Response(bytes, { headers: responseHeaders, status: responseStatusCode }));
         done();
       },
     });

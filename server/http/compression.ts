@@ -32,9 +32,8 @@ export const acceptsGzip = (accept: string | undefined): boolean => preferredEnc
  * goes through a gzip stream. Every answer whose length is known (pages, JSON, React Router's data,
  * text) is already whole when its handler returns, so it is compressed in one call and sent with
  * its length: a web CompressionStream pipeline per answer cost more CPU than the compression
- * itself. Answers that
- * are already encoded (precompressed files, the catalogue API, cached pages), small, not text, or
- * marked no-transform pass untouched.
+ * itself. Answers that are already encoded (precompressed files, the catalogue API, cached pages),
+ * small, not text, or marked no-transform pass untouched.
  */
 export function compression(): MiddlewareHandler {
   return async (c, next) => {
