@@ -2,6 +2,7 @@ import { promisify } from "node:util";
 import { gzip, gzipSync } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
+import { gzipPage } from "./page-gzip.ts";
 
 /** Smaller answers cost more to compress than they save on the wire. */
 const MIN_BYTES = 1024;
@@ -58,7 +59,8 @@ export function compression(): MiddlewareHandler {
         c.res = new Response(whole, c.res);
         return;
       }
-      const body = whole.byteLength <= INLINE_UP_TO ? gzipSync(whole) : await gzipInPool(whole);
+      const inline = whole.byteLength <= INLINE_UP_TO;
+      const body = inline && type.startsWith("text/html") ? gzipPage(Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength)) : inline ? gzipSync(whole) : await gzipInPool(whole);
       c.res = new Response(new Uint8Array(body), c.res);
       c.res.headers.set("Content-Length", String(body.byteLength));
     }

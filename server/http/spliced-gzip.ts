@@ -108,13 +108,13 @@ const POWERS_OF_X: number[] = [];
 for (let k = 0, power = 0x40000000; k < 32; k++, power = multiplyModP(power, power)) POWERS_OF_X.push(power);
 
 /** The operator x^(8·bytes) that moves a CRC past `bytes` bytes. */
-function crcShift(bytes: number): number {
+export function crcShift(bytes: number): number {
   let operator = 0x80000000; // 1
   for (let k = 3, n = bytes; n > 0; n = Math.floor(n / 2), k++) if (n & 1) operator = multiplyModP(POWERS_OF_X[k % 32]!, operator);
   return operator;
 }
 
 /** The CRC of A followed by B, from CRC(A), CRC(B) and B's shift operator. */
-function crcCombine(crcA: number, crcB: number, shiftB: number): number {
+export function crcCombine(crcA: number, crcB: number, shiftB: number): number {
   return (multiplyModP(shiftB, crcA) ^ crcB) >>> 0;
 }
