@@ -1,12 +1,15 @@
 import fs from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin, type Rollup } from "vite";
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [reactRouter(), precompress()],
+  // `npm run dev` keeps React Router's development build (its warnings); the build gets production.
+  resolve: { alias: command === "build" ? reactRouterProduction() : [] },
   build: {
     // Images stay files: one inlined as a data: URL would travel twice, in the page and again
     // inside the JavaScript chunk that renders it.
@@ -19,11 +22,27 @@ export default defineConfig({
     cssMinify: true,
   },
   environments: {
-    // The server bundle is not sent anywhere; readable stack traces are worth more there.
-    ssr: { build: { minify: false } },
+    // The server bundle is not sent anywhere; readable stack traces are worth more there. Its entry
+    // also hands the server the request handler of the React Router it bundles (app/server-build.ts).
+    ssr: { build: { minify: false, rollupOptions: { input: "./app/server-build.ts" } } },
     client: { build: { rollupOptions: { output: { manualChunks: firstLoadChunk } } } },
   },
-});
+}));
+
+/**
+ * React Router ships a production build beside its development one, but its package exports send
+ * every condition (node, import, browser) to `dist/development`, whose extra checks and warnings
+ * run in every render. The build takes `dist/production` by path instead, on both sides: in the
+ * browser bundle, and in the server bundle, which then contains React Router itself (a path is
+ * bundled, a bare package name stays external) and hands its request handler to the server.
+ */
+function reactRouterProduction() {
+  const dist = path.join(path.dirname(createRequire(import.meta.url).resolve("react-router/package.json")), "dist", "production");
+  return [
+    { find: /^react-router$/, replacement: path.join(dist, "index.mjs") },
+    { find: /^react-router\/dom$/, replacement: path.join(dist, "dom-export.mjs") },
+  ];
+}
 
 /**
  * Rollup's default chunking gives the first load a dozen small files, and on HTTP/1.1 each one

@@ -1,6 +1,7 @@
 // Lighthouse (mobile preset, simulated throttling) on five pages of the production build, with a
 // bare HTML page served from this process in the same run as the floor of what the network and CPU
-// simulation allow on this machine. Median of N runs per page (each metric on its own).
+// simulation allow on this machine. The table gives the median of N runs per page (each metric on
+// its own); the targets (bench/all.ts's rows) hold in every run, so they are checked on the worst.
 // Usage: npm run bench:lighthouse [-- --runs 3]
 //
 // Lighthouse is fetched by npx on first use (pinned: 13.x needs Node 22), not installed with the
@@ -139,23 +140,29 @@ const ms = (v: number) => `${Math.round(v)} ms`;
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 const scoreText = (v: number) => (Number.isNaN(v) ? "–" : String(v));
 
-/** One row per page per target, for bench/all.ts's table. */
-function rowsFor(page: string, r: Result): BenchRow[] {
-  const row = (measure: string, value: string, target: string, met: boolean): BenchRow => ({
-    bench: "lighthouse",
-    measure: `${page} ${measure}`,
-    value,
-    target,
-    met,
-  });
+/** Targets hold in every run, not only in the median: each row gives the worst run and every run's value. */
+function rowsFor(page: string, results: Result[]): BenchRow[] {
+  const row = (measure: string, key: keyof Result, show: (v: number) => string, target: string, met: (v: number) => boolean, worst: "min" | "max"): BenchRow => {
+    const values = results.map((r) => r[key]);
+    const value = worst === "min" ? Math.min(...values) : Math.max(...values);
+    return {
+      bench: "lighthouse",
+      measure: `${page} ${measure}, worst of ${values.length} runs`,
+      value: `${show(value)} (${values.map(show).join(", ")})`,
+      target,
+      met: values.every(met),
+    };
+  };
+  const score = (v: number) => String(v);
   return [
-    row("performance score", String(r.performance), "100", r.performance === 100),
-    row("accessibility score", String(r.accessibility), "100", r.accessibility === 100),
-    row("best practices score", String(r.bestPractices), "100", r.bestPractices === 100),
-    row("SEO score", String(r.seo), "100", r.seo === 100),
-    row("LCP", `${(r.lcp / 1000).toFixed(2)} s`, "<= 1.5 s", r.lcp <= 1500),
-    row("CLS", r.cls.toFixed(3), "0", r.cls === 0),
-    row("JavaScript transferred", kb(r.js), "<= 100 KB", r.js <= 100 * KB),
+    row("performance score", "performance", score, "100", (v) => v === 100, "min"),
+    row("accessibility score", "accessibility", score, "100", (v) => v === 100, "min"),
+    row("best practices score", "bestPractices", score, "100", (v) => v === 100, "min"),
+    row("SEO score", "seo", score, "100", (v) => v === 100, "min"),
+    row("LCP", "lcp", (v) => `${(v / 1000).toFixed(2)} s`, "<= 1.5 s", (v) => v <= 1500, "max"),
+    row("TBT", "tbt", ms, "<= 50 ms", (v) => v <= 50, "max"),
+    row("CLS", "cls", (v) => v.toFixed(3), "0", (v) => v === 0, "max"),
+    row("JavaScript transferred", "js", kb, "<= 90 KB", (v) => v <= 90 * KB, "max"),
   ];
 }
 
@@ -196,7 +203,7 @@ try {
     console.log(
       `| ${page} | ${r.performance} | ${scoreText(r.accessibility)} | ${scoreText(r.bestPractices)} | ${scoreText(r.seo)} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${ms(r.tbt)} | ${r.cls.toFixed(3)} | ${kb(r.js)} | ${kb(r.jsInDocument)} | ${results.map((x) => x.performance).join(", ")} |`,
     );
-    rows.push(...rowsFor(page, r));
+    rows.push(...rowsFor(page, results));
   }
   console.log(`\nKB = 1,024 bytes, as transferred (compressed body and response headers). Whole run: ${Math.round((performance.now() - started) / 1000)} s.`);
   const missed = rows.filter((row) => !row.met);

@@ -39,14 +39,17 @@ function configOrExit(): Config {
   }
 }
 
+/** The server build carries its own (production) React Router: its handler is the one to use (app/server-build.ts). */
+type BuiltApp = ServerBuild & { createRequestHandler: typeof createRequestHandler };
+
 type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
 
 /** Production serves the built app; development renders through Vite with hot reload. */
 async function pageRenderer(config: Config): Promise<{ ssr: SsrHandler; clientDir?: string; middleware?: Middleware; pageRoutes?: PageRoutes }> {
   if (config.NODE_ENV !== "development") {
     const buildFile = path.join(BUILD_DIR, "server", "index.js");
-    const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-    return { ssr: createRequestHandler(build, "production"), clientDir: path.join(BUILD_DIR, "client"), pageRoutes: pageRoutes(build.routes) };
+    const build = (await import(pathToFileURL(buildFile).href)) as BuiltApp;
+    return { ssr: build.createRequestHandler(build, "production"), clientDir: path.join(BUILD_DIR, "client"), pageRoutes: pageRoutes(build.routes) };
   }
   const vite = await import("vite");
   const server = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });

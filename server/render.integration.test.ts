@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { TEST_ORIGIN, signUp, testApp } from "../test/support/app.ts";
 import { builtPages } from "../test/support/pages.ts";
@@ -20,5 +23,46 @@ describe("server rendering", () => {
     }
     // 30 pages rendered: each used to keep a six-second timer (and with it its whole render) alive.
     expect(liveTimers() - before).toBeLessThan(3);
+  });
+
+  it("runs React Router's production build, one copy of it on the server", async () => {
+    const built = (dir: string) =>
+      fs
+        .readdirSync(dir, { recursive: true, encoding: "utf8" })
+        .filter((file) => file.endsWith(".js"))
+        .map((file) => ({ file, code: fs.readFileSync(path.join(dir, file), "utf8") }));
+    const server = built("build/server");
+    // Development-only checks of React Router (dist/development) that its production files leave out.
+    const developmentOnly = "You should not include both `Component` and `element`";
+    for (const { file, code } of [...server, ...built("build/client")]) expect(code.includes(developmentOnly), file).toBe(false);
+    // A second copy (the bare package, which resolves to dist/development) would fail the handler's
+    // instanceof checks on what the route modules return.
+    for (const { file, code } of server) expect(code, file).not.toMatch(/(?:from|import)\s*["']react-router["']/);
+
+    const { app } = await testApp({ ssr: await builtPages(), env: { PAGE_CACHE_ENTRIES: "0" } });
+    // The product page's loader answers an unknown product with data(..., { status: 404 }), and the
+    // orders page redirects a visitor who is not signed in: both reach the browser only when the
+    // handler recognises what the route module made.
+    expect((await app.request(`${TEST_ORIGIN}/products/999`)).status).toBe(404);
+    const orders = await app.request(`${TEST_ORIGIN}/orders`);
+    expect(orders.status).toBe(302);
+    expect(orders.headers.get("location")).toBe("/auth?redirectTo=%2Forders");
+  });
+
+  it("answers a rendered page whole, with its length, plain or gzipped", async () => {
+    const { app } = await testApp({ ssr: await builtPages(), env: { PAGE_CACHE_ENTRIES: "0" } });
+    const plain = await app.request(`${TEST_ORIGIN}/products/1`);
+    const html = Buffer.from(await plain.arrayBuffer());
+    expect(plain.headers.get("content-length")).toBe(String(html.length));
+    expect(html.toString()).toMatch(/^<!DOCTYPE html>.*<h1 class="card__title">[^<]+<\/h1>.*<\/html>$/s);
+    expect(html.toString()).not.toContain('rel="modulepreload"');
+
+    const gzipped = await app.request(`${TEST_ORIGIN}/products/1`, { headers: { "accept-encoding": "gzip, deflate, br" } });
+    const body = Buffer.from(await gzipped.arrayBuffer());
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    expect(gzipped.headers.get("content-length")).toBe(String(body.length));
+    // The same page but for its nonce, which differs per response.
+    const nonce = (page: string) => page.replace(/nonce="[^"]+"/g, 'nonce=""');
+    expect(nonce(gunzipSync(body).toString())).toBe(nonce(html.toString()));
   });
 });

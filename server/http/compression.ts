@@ -2,6 +2,7 @@ import { promisify } from "node:util";
 import { gzip, gzipSync } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
+import { gzipPage } from "./page-gzip.ts";
 
 /** Smaller answers cost more to compress than they save on the wire. */
 const MIN_BYTES = 1024;
@@ -41,12 +42,12 @@ export function acceptsGzip(accept: string | undefined): boolean {
 }
 
 /**
- * gzip for the answers worth it, when the client takes it. A page streams as it renders, through
- * a gzip stream. Every other answer (JSON, React Router's data, text) is already whole when its
- * handler returns, so it is compressed in one call and sent with its length: a web
- * CompressionStream pipeline per answer cost more CPU than the compression itself. Answers that
- * are already encoded (precompressed files, the catalogue API, cached pages), small, not text, or
- * marked no-transform pass untouched.
+ * gzip for the answers worth it, when the client takes it. An answer that streams (no length)
+ * goes through a gzip stream. Every answer whose length is known (pages, JSON, React Router's data,
+ * text) is already whole when its handler returns, so it is compressed in one call and sent with
+ * its length: a web CompressionStream pipeline per answer cost more CPU than the compression
+ * itself. Answers that are already encoded (precompressed files, the catalogue API, cached pages),
+ * small, not text, or marked no-transform pass untouched.
  */
 export function compression(): MiddlewareHandler {
   return async (c, next) => {
@@ -61,7 +62,8 @@ export function compression(): MiddlewareHandler {
     if (vary !== "*" && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? "")) headers.set("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
     if (!acceptsGzip(c.req.header("accept-encoding")) || !c.res.body) return;
 
-    if (type.startsWith("text/html")) {
+    // A page rendered whole (app/entry.server.tsx) states its length and takes the one-call path.
+    if (type.startsWith("text/html") && length === null) {
       c.res = new Response(c.res.body.pipeThrough(new CompressionStream("gzip")), c.res);
       c.res.headers.delete("Content-Length");
     } else {
@@ -70,7 +72,8 @@ export function compression(): MiddlewareHandler {
         c.res = new Response(whole, c.res);
         return;
       }
-      const body = whole.byteLength <= INLINE_UP_TO ? gzipSync(whole) : await gzipInPool(whole);
+      const inline = whole.byteLength <= INLINE_UP_TO;
+      const body = inline && type.startsWith("text/html") ? gzipPage(Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength)) : inline ? gzipSync(whole) : await gzipInPool(whole);
       c.res = new Response(new Uint8Array(body), c.res);
       c.res.headers.set("Content-Length", String(body.byteLength));
     }

@@ -135,7 +135,7 @@ for (let k = 0, power = 0x40000000; k < 32; k++, power = multiplyModP(power, pow
 const shiftsByLength = new Map<number, number>();
 
 /** The operator x^(8·bytes) that moves a CRC past `bytes` bytes. */
-function crcShift(bytes: number): number {
+export function crcShift(bytes: number): number {
   let operator = shiftsByLength.get(bytes);
   if (operator === undefined) {
     operator = computeCrcShift(bytes);
@@ -152,6 +152,6 @@ function computeCrcShift(bytes: number): number {
 }
 
 /** The CRC of A followed by B, from CRC(A), CRC(B) and B's shift operator. */
-function crcCombine(crcA: number, crcB: number, shiftB: number): number {
+export function crcCombine(crcA: number, crcB: number, shiftB: number): number {
   return (multiplyModP(shiftB, crcA) ^ crcB) >>> 0;
 }

@@ -1,13 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler, type ServerBuild } from "react-router";
+import type { createRequestHandler, ServerBuild } from "react-router";
 import type { SsrHandler } from "../../server/load-context.ts";
 
 /** React Router's handler over the production build, for tests that render real pages in-process. */
 export async function builtPages(): Promise<SsrHandler> {
   const file = path.resolve("build/server/index.js");
   if (!fs.existsSync(file)) throw new Error("The page tests render the production build: run `npm run build` first (npm test does).");
-  const build = (await import(pathToFileURL(file).href)) as ServerBuild;
-  return createRequestHandler(build, "production");
+  // The build's own handler: it bundles the React Router its route modules use (app/server-build.ts).
+  const build = (await import(pathToFileURL(file).href)) as ServerBuild & { createRequestHandler: typeof createRequestHandler };
+  return build.createRequestHandler(build, "production");
 }

@@ -1,0 +1,28 @@
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { gzipPage } from "./page-gzip.ts";
+
+const css = (colour: string) => `body{color:${colour}}` + ".card{padding:16px;border-radius:4px}".repeat(100);
+const page = (title: string, stylesheet = css("#0f1111")) =>
+  `<!DOCTYPE html><html><head><title>${title} – café</title><style nonce="abc">${stylesheet}</style><script>1</script></head><body><h1>${title}</h1></body></html>`;
+
+describe("gzipPage", () => {
+  it.each([
+    ["a page with an inline stylesheet", page("Rucksack")],
+    ["another page with the same stylesheet", page("Ring")],
+    ["a page with another stylesheet", page("Ring", css("#c40000"))],
+    ["a page with a small stylesheet", page("Ring", "p{margin:0}")],
+    ["a page without one", `<!DOCTYPE html><html><head><title>x</title></head><body>${"<p>no style</p>".repeat(20)}</body></html>`],
+    ["a page that never closes its stylesheet", "<html><head><style>" + css("#fff")],
+  ])("gzips %s to what a browser unzips to the same page", (_name, text) => {
+    const gzipped = gzipPage(Buffer.from(text));
+    expect(gunzipSync(gzipped).toString()).toBe(text);
+    expect(gzipped.length).toBeLessThan(Buffer.byteLength(text));
+  });
+
+  it("gives the same bytes whether the stylesheet was compressed before or not", () => {
+    const text = page("Jacket", css("#232f3e"));
+    const first = gzipPage(Buffer.from(text));
+    expect(gzipPage(Buffer.from(text)).equals(first)).toBe(true);
+  });
+});
