@@ -13,6 +13,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import { Batch, FifoLock, run } from "./commit-batch.ts";
 
 /**
  * SQLite with group commit: many writers' work made durable by one fsync.
@@ -56,48 +57,6 @@ export class SqliteGroupCommit {
   afterCommit(callback: () => void): void {
     this.driver.afterCommit(callback);
   }
-}
-
-/** A lock that hands over in the order asked (Kysely's own wakes every waiter and lets them race). */
-class FifoLock {
-  private held = false;
-  private readonly waiting: Array<() => void> = [];
-
-  lock(): Promise<void> {
-    if (!this.held) {
-      this.held = true;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  unlock(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.held = false;
-  }
-}
-
-/** One open SQLite transaction and the units in it, which learn together whether it committed. */
-class Batch {
-  readonly done: Promise<void>;
-  resolve!: () => void;
-  reject!: (error: unknown) => void;
-
-  constructor() {
-    this.done = new Promise<void>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-    // A batch nobody waits for (every unit in it failed) must not become an unhandled rejection.
-    this.done.catch(() => {});
-  }
-}
-
-function run(statement: SqliteDatabase.Statement, parameters: readonly unknown[]): QueryResult<unknown> {
-  if (statement.reader) return { rows: statement.all(parameters) };
-  const { changes, lastInsertRowid } = statement.run(parameters);
-  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
 
 class GroupCommitDriver implements Driver {
