@@ -25,12 +25,14 @@ export interface CatalogueEvents {
   close(): Promise<void>;
 }
 
-/** One process on SQLite: told on the next turn of the event loop, once the transaction is done with the connection. */
+/** One process on SQLite: told once the transaction has committed (`afterCommit`: AppDatabase's), so listeners read the change. */
 export class InProcessCatalogueEvents implements CatalogueEvents {
   private readonly subscribers = new Broadcast<CatalogueChanged>();
 
+  constructor(private readonly afterCommit: (callback: () => void) => void = setImmediate) {}
+
   async publish(_trx: Transaction<Schema>, event: { ids: number[] }): Promise<void> {
-    setImmediate(() => this.subscribers.emit({ ids: [...event.ids] } satisfies CatalogueChanged));
+    this.afterCommit(() => this.subscribers.emit({ ids: [...event.ids] } satisfies CatalogueChanged));
   }
 
   async listening(): Promise<void> {}

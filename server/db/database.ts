@@ -5,6 +5,7 @@ import { type Dialect, Kysely, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import type { Traced } from "../observability/port.ts";
 import { tracedDialect } from "../observability/traced-dialect.ts";
+import { SqliteGroupCommit } from "./group-commit.ts";
 import { SharedServerPostgresDialect } from "./introspection.ts";
 import type { Schema } from "./schema.ts";
 
@@ -19,6 +20,12 @@ export interface AppDatabase {
   readonly driver: DatabaseDriver;
   /** True when the database answers a trivial query within the time limit. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /**
+   * Runs `callback` in a later turn of the event loop, once what has been written so far is
+   * committed: in-process events announced inside a transaction (SQLite) are heard when the
+   * change can be read.
+   */
+  afterCommit(callback: () => void): void;
   close(): Promise<void>;
 }
 
@@ -42,16 +49,28 @@ export function openDatabase(target: DatabaseTarget, options: { trace?: Traced }
 type DialectFor = (engine: Engine, inner: Dialect) => Dialect;
 
 function openSqlite(file: string, dialect: DialectFor): AppDatabase {
-  if (file !== ":memory:") createPrivately(file);
+  if (file === ":memory:") {
+    // Tests: nothing to make durable, and no second connection can see the same database.
+    const sqlite = new SqliteDatabase(file);
+    sqlite.pragma("foreign_keys = ON");
+    const db = new Kysely<Schema>({ dialect: dialect("sqlite", new SqliteDialect({ database: sqlite })) });
+    return withCommon({ engine: "sqlite", database: sqlite }, db, (callback) => setImmediate(callback));
+  }
+  createPrivately(file);
   const sqlite = new SqliteDatabase(file);
-  // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable.
+  // WAL lets the reader run beside the writer; synchronous=FULL makes every commit durable, and
+  // group commit (group-commit.ts) shares one commit's fsync among all the writes waiting for it.
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  if (file !== ":memory:") for (const name of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(name)) fs.chmodSync(name, 0o600);
-  const db = new Kysely<Schema>({ dialect: dialect("sqlite", new SqliteDialect({ database: sqlite })) });
-  return withCommon({ engine: "sqlite", database: sqlite }, db);
+  const reader = new SqliteDatabase(file);
+  reader.pragma("busy_timeout = 5000");
+  reader.pragma("query_only = ON");
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(name)) fs.chmodSync(name, 0o600);
+  const groupCommit = new SqliteGroupCommit(sqlite, reader);
+  const db = new Kysely<Schema>({ dialect: dialect("sqlite", groupCommit.dialect()) });
+  return withCommon({ engine: "sqlite", database: sqlite }, db, (callback) => groupCommit.afterCommit(callback));
 }
 
 /**
@@ -79,14 +98,16 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>, d
   // flight, or the next one, fails as it should, and the pool drops the broken client on release.
   pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Schema>({ dialect: dialect("postgres", new SharedServerPostgresDialect({ pool })) });
-  return withCommon({ engine: "postgres", pool }, db);
+  // PostgreSQL delivers its notifications on commit itself.
+  return withCommon({ engine: "postgres", pool }, db, (callback) => setImmediate(callback));
 }
 
-function withCommon(driver: DatabaseDriver, db: Kysely<Schema>): AppDatabase {
+function withCommon(driver: DatabaseDriver, db: Kysely<Schema>, afterCommit: AppDatabase["afterCommit"]): AppDatabase {
   return {
     engine: driver.engine,
     db,
     driver,
+    afterCommit,
     async ping(timeoutMs = 2_000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<false>((resolve) => {

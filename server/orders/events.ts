@@ -30,15 +30,17 @@ export interface OrderEvents {
 }
 
 /**
- * One process on SQLite, in memory. It tells listeners as soon as the transaction has
- * finished with the one connection (the event loop's next turn): their reads queue behind the
- * transaction on that connection, so they see the committed order, or nothing after a rollback.
+ * One process on SQLite, in memory. It tells listeners once the transaction has committed
+ * (`afterCommit`: AppDatabase's), so their reads see the committed order, or nothing after a
+ * rollback.
  */
 export class InProcessOrderEvents implements OrderEvents {
   private readonly subscribers = new Broadcast<OrderEvent>();
 
+  constructor(private readonly afterCommit: (callback: () => void) => void = setImmediate) {}
+
   async publish(_trx: Transaction<Schema>, event: PlacedEvent): Promise<void> {
-    setImmediate(() => this.subscribers.emit(event));
+    this.afterCommit(() => this.subscribers.emit(event));
   }
 
   async listening(): Promise<void> {}

@@ -77,6 +77,14 @@ export class StockService {
         const back = new Map<number, number>();
         for (const row of given) back.set(row.product_id, (back.get(row.product_id) ?? 0) + row.amount);
         const wanted = new Map(lines.map((line) => [line.id, line]));
+        // The products' rows, which every checkout of the same products must wait for, are locked
+        // last, just before the commit: the payment and reservation rows are written first.
+        await this.cancelTestPayments(trx, given.map((row) => row.payment_id), now);
+        await record(trx);
+        await trx
+          .insertInto("reservations")
+          .values(lines.map((line) => ({ payment_id: payment.id, product_id: line.id, user_id: payment.userId, amount: line.amount, state: "held" as const, expires_at: now + this.deps.reservationMs, created: now })))
+          .execute();
         // Rows are locked in ascending id order, so two checkouts never wait on each other in a cycle.
         const ids = [...new Set([...back.keys(), ...wanted.keys()])].sort((a, b) => a - b);
         for (const id of ids) {
@@ -94,12 +102,6 @@ export class StockService {
             if (left !== undefined) throw new StockRefused(refusal(line.title, left + released));
           }
         }
-        await this.cancelTestPayments(trx, given.map((row) => row.payment_id), now);
-        await record(trx);
-        await trx
-          .insertInto("reservations")
-          .values(lines.map((line) => ({ payment_id: payment.id, product_id: line.id, user_id: payment.userId, amount: line.amount, state: "held" as const, expires_at: now + this.deps.reservationMs, created: now })))
-          .execute();
         await this.deps.events.publish(trx, { ids });
         givenBack = given.map((row) => row.payment_id);
         expired = new Set(lapsed.map((row) => row.payment_id)).size;
@@ -133,8 +135,14 @@ export class StockService {
    * same, and its order is marked oversold when that takes a product's stock below zero.
    */
   async sell(trx: Transaction<Schema>, payment: StockPayment): Promise<void> {
-    const held = await trx.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", payment.id).where("state", "=", "held").returning(["product_id", "amount"]).execute();
+    const now = this.now();
+    const held = await trx.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", payment.id).where("state", "=", "held").returning(["product_id", "amount", "expires_at"]).execute();
     let sold: Array<{ id: number; amount: number; held: boolean }> = held.map((row) => ({ id: row.product_id, amount: row.amount, held: true }));
+    // Units held until now were already counted out of what is available: selling them changes
+    // no product as the catalogue shows it, so no catalogue-changed event (one fewer per checkout,
+    // and on PostgreSQL one fewer NOTIFY, whose commits take turns). A lapsed hold had been
+    // counted as available again: selling it is a change.
+    const unseen = held.length > 0 && held.every((row) => Number(row.expires_at) > now);
     if (sold.length === 0) {
       const lapsed = await trx.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", payment.id).returning("product_id").execute();
       if (lapsed.length === 0) return; // no reservation: stock not tracked for this payment
@@ -142,21 +150,23 @@ export class StockService {
     }
     this.count("sold");
     sold.sort((a, b) => a.id - b.id);
-    const now = this.now();
+    // Each update answers the stock it leaves: no second read while the rows are locked.
+    const below: Array<{ id: number }> = [];
     for (const line of sold) {
-      await trx
+      const row = await trx
         .updateTable("products")
         .set({ stock: sql<number>`stock - ${line.amount}`, reserved: line.held ? sql<number>`reserved - ${line.amount}` : sql<number>`reserved`, updated: now })
         .where("id", "=", line.id)
-        .execute();
+        .returning(["id", "stock"])
+        .executeTakeFirst();
+      if (row && row.stock < 0) below.push({ id: row.id });
     }
     const ids = sold.map((line) => line.id);
-    const below = await trx.selectFrom("products").select("id").where("id", "in", ids).where("stock", "<", 0).execute();
     if (below.length > 0) {
       await trx.updateTable("orders").set({ status: "oversold" }).where("id", "=", payment.id).execute();
       this.deps.log.warn({ order: payment.id, products: below.map((row) => row.id) }, "order paid after its reservation expired: oversold");
     }
-    await this.deps.events.publish(trx, { ids });
+    if (!unseen) await this.deps.events.publish(trx, { ids });
   }
 
   /**

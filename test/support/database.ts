@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { afterEach, inject, type TestContext } from "vitest";
 import { type AppDatabase, type Engine, openDatabase } from "../../server/db/database.ts";
@@ -24,8 +27,8 @@ export function onSqlite(name: string): boolean {
 }
 
 /**
- * A fresh, empty database on `engine`: an in-memory SQLite database, or a schema of its own on
- * the test PostgreSQL server, dropped again by the returned `drop`.
+ * A fresh, empty database on `engine`: a SQLite file in a temporary folder (what the shop runs,
+ * group commit and all), or a schema of its own on the test PostgreSQL server; `drop` removes it.
  */
 export async function freshDatabase(
   engine: Engine,
@@ -34,7 +37,9 @@ export async function freshDatabase(
   let database: AppDatabase;
   let cleanup = async () => {};
   if (engine === "sqlite") {
-    database = openDatabase({ engine: "sqlite", file: ":memory:" });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-test-"));
+    database = openDatabase({ engine: "sqlite", file: path.join(dir, "storefront.sqlite") });
+    cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
   } else {
     const url = inject("postgresUrl");
     if (!url) throw new Error("freshDatabase('postgres') called but no PostgreSQL server answered");

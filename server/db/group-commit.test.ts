@@ -1,0 +1,137 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type AppDatabase, openDatabase } from "./database.ts";
+
+// Group commit on the SQLite file (group-commit.ts): what a caller is told has been written is on
+// disk, a failed transaction leaves no trace beside the others of its batch, and reads outside a
+// transaction see committed data only. "On disk" is checked with a connection of the test's own,
+// which sees only what SQLite has committed.
+
+let dir: string;
+let file: string;
+let database: AppDatabase;
+let other: SqliteDatabase.Database;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-group-commit-"));
+  file = path.join(dir, "test.sqlite");
+  database = openDatabase({ engine: "sqlite", file });
+  await sql`create table items (id integer primary key, name text not null unique)`.execute(database.db);
+  other = new SqliteDatabase(file, { readonly: true });
+});
+
+afterEach(async () => {
+  other.close();
+  await database.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** What another connection sees committed, by name. */
+const committed = () => (other.prepare("select name from items order by id").all() as Array<{ name: string }>).map((row) => row.name);
+
+const insert = (name: string) => sql`insert into items (name) values (${name})`;
+
+describe("SQLite group commit", () => {
+  it("answers a write or a transaction only once it is committed", async () => {
+    const seenWhenAnswered: string[][] = [];
+    await insert("alone").execute(database.db).then(() => seenWhenAnswered.push(committed()));
+    await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await insert("first").execute(trx);
+        await insert("second").execute(trx);
+      })
+      .then(() => seenWhenAnswered.push(committed()));
+    expect(seenWhenAnswered).toEqual([["alone"], ["alone", "first", "second"]]);
+  });
+
+  it("commits the writers waiting together at once, and answers none of them before", async () => {
+    const names = Array.from({ length: 20 }, (_, i) => `shopper ${i}`);
+    const seenByFirstAnswer = await Promise.race(
+      names.map((name) => database.db.transaction().execute((trx) => insert(name).execute(trx)).then(() => committed())),
+    );
+    expect(seenByFirstAnswer).toEqual(names);
+  });
+
+  it("undoes a failed transaction without touching the others of its batch", async () => {
+    const outcomes = await Promise.allSettled([
+      database.db.transaction().execute((trx) => insert("kept before").execute(trx)),
+      database.db.transaction().execute(async (trx) => {
+        await insert("undone").execute(trx);
+        throw new Error("refused");
+      }),
+      // A duplicate: the statement fails inside the transaction.
+      database.db.transaction().execute(async (trx) => {
+        await insert("undone too").execute(trx);
+        await insert("kept before").execute(trx);
+      }),
+      insert("kept after").execute(database.db),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
+    expect(committed()).toEqual(["kept before", "kept after"]);
+    expect(await database.db.selectFrom("items" as never).select(sql<string>`name`.as("name")).execute()).toEqual([{ name: "kept before" }, { name: "kept after" }]);
+  });
+
+  it("ends a batch whose only transaction failed: reads and writes after it go on", async () => {
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await insert("undone").execute(trx);
+        throw new Error("refused");
+      }),
+    ).rejects.toThrow("refused");
+    expect(await database.db.selectFrom("items" as never).select(sql<string>`name`.as("name")).execute()).toEqual([]);
+    // Another process (a second instance, the admin command) can take SQLite's write lock again.
+    other.close();
+    other = new SqliteDatabase(file, { timeout: 1_000 });
+    other.prepare("insert into items (name) values ('elsewhere')").run();
+    await insert("here").execute(database.db);
+    expect(committed()).toEqual(["elsewhere", "here"]);
+  });
+
+  it("lets a read outside a transaction see committed data only, after the writes under way", async () => {
+    let finish = () => {};
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    const transaction = database.db.transaction().execute(async (trx) => {
+      await insert("in flight").execute(trx);
+      // Inside, the transaction reads its own write.
+      expect((await sql<{ n: number }>`select count(*) as n from items`.execute(trx)).rows[0]!.n).toBe(1);
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10)); // the transaction is under way
+    let answered = false;
+    const read = sql<{ n: number }>`select count(*) as n from items`.execute(database.db).then((result) => {
+      answered = true;
+      return { n: result.rows[0]!.n, onDisk: committed() };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(answered).toBe(false);
+    finish();
+    await transaction;
+    expect(await read).toEqual({ n: 1, onDisk: ["in flight"] });
+  });
+
+  it("runs what waits for a commit once the change can be read", async () => {
+    const readThen = new Promise<number>((resolve, reject) => {
+      void database.db.transaction().execute(async (trx) => {
+        await insert("announced").execute(trx);
+        database.afterCommit(() => {
+          sql<{ n: number }>`select count(*) as n from items`.execute(database.db).then((result) => resolve(result.rows[0]!.n), reject);
+        });
+      });
+    });
+    expect(await readThen).toBe(1);
+  });
+
+  it("refuses work after close", async () => {
+    await insert("last").execute(database.db);
+    await database.close();
+    expect(committed()).toEqual(["last"]);
+    await expect(insert("too late").execute(database.db)).rejects.toThrow();
+    await expect(sql`select 1`.execute(database.db)).rejects.toThrow();
+    database = openDatabase({ engine: "sqlite", file });
+  });
+});

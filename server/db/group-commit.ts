@@ -1,0 +1,263 @@
+import type SqliteDatabase from "better-sqlite3";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from "kysely";
+import { Batch, FifoLock, run } from "./commit-batch.ts";
+
+/**
+ * SQLite with group commit: many writers' work made durable by one fsync.
+ *
+ * better-sqlite3 runs on the main thread, so a commit with `synchronous=FULL` blocks the whole
+ * process for the length of an fsync (0.2 ms on a quiet disk, 10 ms on a busy one), and a checkout
+ * makes two. Here each transaction (and each write outside one) is a *unit*: a savepoint inside one
+ * open SQLite transaction, the *batch*. Units still run one at a time, each whole (the same
+ * isolation as Kysely's own SQLite driver, whose single connection takes turns), and a unit that
+ * fails rolls back to its savepoint without touching the others. The batch commits once the units
+ * already waiting have run, and only then does any unit's caller get its answer: nothing is
+ * acknowledged before it is on disk. A failed commit fails every unit of its batch.
+ *
+ * Reads outside a transaction go to a second, read-only connection, which sees only committed
+ * data: what a page shows is always on disk already. A read waits for the batch open when it was
+ * asked to commit first, so it sees every write finished before it (a rate limiter that reads, then
+ * inserts or updates, finds the row another request has just inserted).
+ */
+export class SqliteGroupCommit {
+  private readonly driver: GroupCommitDriver;
+
+  constructor(writer: SqliteDatabase.Database, reader: SqliteDatabase.Database) {
+    this.driver = new GroupCommitDriver(writer, reader);
+  }
+
+  /** The Kysely dialect over it (one per database: its driver is this object's). */
+  dialect(): Dialect {
+    return {
+      createAdapter: (): DialectAdapter => new SqliteAdapter(),
+      createQueryCompiler: (): QueryCompiler => new SqliteQueryCompiler(),
+      createIntrospector: (db: Kysely<unknown>): DatabaseIntrospector => new SqliteIntrospector(db),
+      createDriver: (): Driver => this.driver,
+    };
+  }
+
+  /**
+   * Runs `callback` once what has been written so far is committed (or has failed), and never in
+   * the same turn of the event loop: in-process events announced inside a transaction reach their
+   * listeners when the reader can see the change.
+   */
+  afterCommit(callback: () => void): void {
+    this.driver.afterCommit(callback);
+  }
+}
+
+class GroupCommitDriver implements Driver {
+  private readonly lock = new FifoLock();
+  private batch: Batch | null = null;
+  private commitPending = false;
+
+  constructor(
+    readonly writer: SqliteDatabase.Database,
+    readonly reader: SqliteDatabase.Database,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  afterCommit(callback: () => void): void {
+    if (this.batch) void this.batch.done.finally(callback).catch(() => {});
+    else setImmediate(callback);
+  }
+
+  /** Resolves once the writes finished so far are committed (or have failed). */
+  async committed(): Promise<void> {
+    await this.batch?.done.catch(() => {});
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new UnitConnection(this);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as UnitConnection).begin();
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as UnitConnection).commit();
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    (connection as UnitConnection).rollback();
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint "${name}"`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to "${name}"`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release "${name}"`));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as UnitConnection).rollback();
+  }
+
+  /** Commits what is open, then closes both connections. */
+  async destroy(): Promise<void> {
+    await this.lock.lock();
+    try {
+      this.commit();
+      this.reader.close();
+      this.writer.close();
+    } finally {
+      // Whoever comes after finds the connections closed, and says so.
+      this.lock.unlock();
+    }
+  }
+
+  /** Starts a unit: waits for its turn, opens a batch if none is open, sets the unit's savepoint. */
+  async enter(): Promise<void> {
+    await this.lock.lock();
+    try {
+      if (!this.batch) {
+        this.writer.exec("begin immediate");
+        this.batch = new Batch();
+      }
+      this.writer.exec('savepoint "unit"');
+    } catch (error) {
+      this.lock.unlock();
+      if (this.batch) this.commitSoon();
+      throw error;
+    }
+  }
+
+  /**
+   * Ends the unit that holds the turn, keeping its work or undoing it, and hands the turn on. The
+   * batch it belongs to, whose `done` says when its work is on disk; null when it was undone.
+   */
+  leave(keep: boolean): Batch | null {
+    const batch = this.batch;
+    try {
+      if (keep) this.writer.exec('release "unit"');
+      else if (this.writer.inTransaction) this.writer.exec('rollback to "unit"; release "unit"');
+    } catch (error) {
+      // Some failures (a full disk, an I/O error) make SQLite roll back the whole transaction:
+      // every unit of the batch is lost, and says so.
+      this.lost(error);
+    } finally {
+      if (batch && !this.writer.inTransaction && this.batch === batch) this.lost(new Error("SQLite rolled the batch back"));
+      this.lock.unlock();
+    }
+    // Even a batch whose units were all undone is ended: it holds SQLite's write lock, and reads wait for it.
+    if (this.batch) this.commitSoon();
+    return keep && this.batch === batch ? batch : null;
+  }
+
+  /** The batch is gone (SQLite rolled it back): its units fail, and the next unit opens a new one. */
+  private lost(error: unknown): void {
+    if (this.writer.inTransaction) this.writer.exec("rollback");
+    this.batch?.reject(error);
+    this.batch = null;
+  }
+
+  /**
+   * Commits after the units already waiting for their turn, which join the batch: the more
+   * writers at once, the fewer fsyncs each. setImmediate lets the requests read in this turn of
+   * the event loop reach the database first.
+   */
+  private commitSoon(): void {
+    if (this.commitPending) return;
+    this.commitPending = true;
+    setImmediate(() => {
+      void this.lock.lock().then(() => {
+        this.commitPending = false;
+        try {
+          this.commit();
+        } finally {
+          this.lock.unlock();
+        }
+      });
+    });
+  }
+
+  private commit(): void {
+    const batch = this.batch;
+    this.batch = null;
+    if (!batch) return;
+    try {
+      this.writer.exec("commit");
+      batch.resolve();
+    } catch (error) {
+      if (this.writer.inTransaction) this.writer.exec("rollback");
+      batch.reject(error);
+    }
+  }
+}
+
+/**
+ * What Kysely sees as a connection: a read outside a transaction runs on the reader at once; a
+ * write outside one is a unit of its own; a transaction is one unit from begin to commit.
+ */
+class UnitConnection implements DatabaseConnection {
+  private inUnit = false;
+
+  constructor(private readonly driver: GroupCommitDriver) {}
+
+  async begin(): Promise<void> {
+    await this.driver.enter();
+    this.inUnit = true;
+  }
+
+  async commit(): Promise<void> {
+    this.inUnit = false;
+    await this.driver.leave(true)?.done;
+  }
+
+  /** Undoes the transaction's work (a no-op once it has ended). */
+  rollback(): void {
+    if (!this.inUnit) return;
+    this.inUnit = false;
+    this.driver.leave(false);
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const { sql, parameters } = query;
+    if (this.inUnit) return run(this.driver.writer.prepare(sql), parameters) as QueryResult<R>;
+    const read = this.driver.reader.prepare(sql);
+    if (read.readonly) {
+      await this.driver.committed();
+      return run(read, parameters) as QueryResult<R>;
+    }
+    await this.driver.enter();
+    let result: QueryResult<unknown>;
+    try {
+      result = run(this.driver.writer.prepare(sql), parameters);
+    } catch (error) {
+      this.driver.leave(false);
+      throw error;
+    }
+    const batch = this.driver.leave(true);
+    if (!batch) throw new Error("SQLite rolled the write back");
+    await batch.done;
+    return result as QueryResult<R>;
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!this.inUnit) await this.driver.committed();
+    const database = this.inUnit ? this.driver.writer : this.driver.reader;
+    const statement = database.prepare(query.sql);
+    if (!statement.readonly) throw new Error("Only reads can be streamed");
+    for (const row of statement.iterate(query.parameters)) yield { rows: [row as R] };
+  }
+}
