@@ -1,7 +1,4 @@
-import http from "node:http";
-import https from "node:https";
-import { promisify } from "node:util";
-import { gzip } from "node:zlib";
+import { OtlpSender } from "./otlp-sender.ts";
 import type { SpanAttributes } from "./port.ts";
 
 /** A finished span, as the exporter takes it. Times are epoch milliseconds (fractions allowed). */
@@ -38,7 +35,6 @@ export interface OtlpExporterOptions {
 
 const KIND = { server: 2, client: 3 } as const;
 const STATUS_ERROR = 2;
-const gzipped = promisify(gzip);
 
 /** OTLP/JSON's AnyValue for an attribute value. */
 function anyValue(value: string | number | boolean): string {
@@ -109,11 +105,11 @@ const newBatch = (bytes = BATCH_BYTES): Batch => ({ bytes: Buffer.allocUnsafeSlo
 /**
  * Spans to an OTLP/HTTP (JSON) endpoint, batched like the SDK's BatchSpanProcessor: a span is
  * written as JSON into a batch buffer the moment it ends, and the batch is sent once it is full or
- * the schedule delay has passed, one request at a time on a kept-alive connection. The buffer lives
- * outside V8's heap: spans kept as objects or strings until their batch goes would survive the
- * young generation's collections and be copied into the old one, which cost more than the rest of
- * tracing together (docs/BENCHMARKS.md). A full queue drops new spans and says so; a failed export is
- * dropped (no retry: the next batch is already coming) and says so.
+ * the schedule delay has passed, one request at a time, from a worker thread (otlp-sender.ts). The
+ * buffer lives outside V8's heap: spans kept as objects or strings until their batch goes would
+ * survive the young generation's collections and be copied into the old one, which cost more than
+ * the rest of tracing together (docs/BENCHMARKS.md). A full queue drops new spans and says so; a
+ * failed export is dropped (no retry: the next batch is already coming) and says so.
  */
 export class OtlpExporter {
   private filling = newBatch();
@@ -123,15 +119,12 @@ export class OtlpExporter {
   private flushSoon = false;
   private dropped = 0;
   private readonly timer: NodeJS.Timeout;
-  private readonly prefix: Buffer;
-  private readonly suffix = Buffer.from("]}]}]}");
-  private readonly agent: http.Agent;
-  private readonly url: URL;
+  private readonly sender: OtlpSender;
 
   constructor(private readonly options: OtlpExporterOptions) {
-    this.url = new URL(options.url);
-    this.agent = new (this.url.protocol === "https:" ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: 1 });
-    this.prefix = Buffer.from(`{"resourceSpans":[{"resource":{"attributes":${keyValues(options.resource)}},"scopeSpans":[{"scope":{"name":"storefront"},"spans":[`);
+    const { url, headers, timeoutMs, compression } = options;
+    const prefix = `{"resourceSpans":[{"resource":{"attributes":${keyValues(options.resource)}},"scopeSpans":[{"scope":{"name":"storefront"},"spans":[`;
+    this.sender = new OtlpSender({ url, headers, timeoutMs, compression, prefix, suffix: "]}]}]}" });
     this.timer = setInterval(() => this.flush(), options.scheduleDelayMs).unref();
   }
 
@@ -176,35 +169,14 @@ export class OtlpExporter {
     if (this.full.length === 0 && this.filling.spans > 0) this.closeBatch(0);
     const batch = this.full.shift();
     if (!batch) return;
-    this.sending = this.send(batch.bytes.subarray(0, batch.length))
+    // The batch's memory goes to the sending thread with it.
+    this.sending = this.sender.send(new Uint8Array(batch.bytes.buffer, batch.bytes.byteOffset, batch.length))
       .catch((error: unknown) => this.options.onProblem({ reason: error instanceof Error ? error.message : String(error), spans: batch.spans }))
       .finally(() => {
         this.queued -= batch.spans;
         this.sending = null;
         if (this.full.length > 0) this.flush();
       });
-  }
-
-  private async send(spans: Buffer): Promise<void> {
-    const json = Buffer.concat([this.prefix, spans, this.suffix]);
-    const body = this.options.compression === "gzip" ? await gzipped(json) : json;
-    const headers: Record<string, string> = { ...this.options.headers, "Content-Type": "application/json", "Content-Length": String(body.length) };
-    if (this.options.compression === "gzip") headers["Content-Encoding"] = "gzip";
-    const status = await new Promise<number>((resolve, reject) => {
-      const request = (this.url.protocol === "https:" ? https : http).request(
-        this.url,
-        { method: "POST", headers, agent: this.agent, timeout: this.options.timeoutMs },
-        (response) => {
-          response.resume();
-          response.on("end", () => resolve(response.statusCode ?? 0));
-          response.on("error", reject);
-        },
-      );
-      request.on("timeout", () => request.destroy(new Error(`no answer within ${this.options.timeoutMs} ms`)));
-      request.on("error", reject);
-      request.end(body);
-    });
-    if (status < 200 || status >= 300) throw new Error(`the collector answered ${status}`);
   }
 
   /** Sends everything still queued (at shutdown), batch by batch, and stops the timer. */
@@ -214,6 +186,6 @@ export class OtlpExporter {
       this.flush();
       await this.sending;
     }
-    this.agent.destroy();
+    await this.sender.close();
   }
 }

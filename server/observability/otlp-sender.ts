@@ -1,0 +1,107 @@
+import { Worker } from "node:worker_threads";
+
+export interface OtlpSenderOptions {
+  url: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  compression: "gzip" | "none";
+  /** What goes before and after a batch's comma-separated spans to make the export request's JSON. */
+  prefix: string;
+  suffix: string;
+}
+
+/**
+ * The worker's code, plain JavaScript run from this text, so that the bundled server needs no file
+ * of its own for it. It posts each batch to the collector on a kept-alive connection and answers
+ * with the batch's id and an error, if any.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const http = require("node:http");
+const https = require("node:https");
+const zlib = require("node:zlib");
+const { url, headers, timeoutMs, compression, prefix, suffix } = workerData;
+const target = new URL(url);
+const transport = target.protocol === "https:" ? https : http;
+const agent = new transport.Agent({ keepAlive: true, maxSockets: 1 });
+const before = Buffer.from(prefix);
+const after = Buffer.from(suffix);
+
+function post(body, sent) {
+  return new Promise((resolve, reject) => {
+    const request = transport.request(target, { method: "POST", headers: sent, agent, timeout: timeoutMs }, (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode || 0));
+      response.on("error", reject);
+    });
+    request.on("timeout", () => request.destroy(new Error("no answer within " + timeoutMs + " ms")));
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+parentPort.on("message", async ({ id, spans }) => {
+  try {
+    let body = Buffer.concat([before, Buffer.from(spans.buffer, spans.byteOffset, spans.byteLength), after]);
+    const sent = { ...headers, "Content-Type": "application/json" };
+    if (compression === "gzip") {
+      body = zlib.gzipSync(body);
+      sent["Content-Encoding"] = "gzip";
+    }
+    sent["Content-Length"] = String(body.length);
+    const status = await post(body, sent);
+    parentPort.postMessage({ id, error: status >= 200 && status < 300 ? null : "the collector answered " + status });
+  } catch (error) {
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
+`;
+
+interface Waiting {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Sends export requests from a worker thread: the request's JSON framing, the optional gzip and the
+ * HTTP exchange with the collector cost the request-serving thread a few µs per span when done on
+ * it (docs/BENCHMARKS.md); handing the batch over costs one message, its memory transferred, not
+ * copied. The worker keeps the process alive only while a batch is on its way.
+ */
+export class OtlpSender {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 0;
+
+  constructor(options: OtlpSenderOptions) {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: options });
+    this.worker.unref();
+    this.worker.on("message", ({ id, error }: { id: number; error: string | null }) => {
+      const waiting = this.waiting.get(id);
+      this.waiting.delete(id);
+      if (this.waiting.size === 0) this.worker.unref();
+      if (error === null) waiting?.resolve();
+      else waiting?.reject(new Error(error));
+    });
+    this.worker.on("error", (error) => this.failAll(error));
+    this.worker.on("exit", () => this.failAll(new Error("the export worker stopped")));
+  }
+
+  /** Posts `spans` (comma-separated span JSON, in a buffer of its own, which is handed over). */
+  send(spans: Uint8Array): Promise<void> {
+    const id = this.nextId++;
+    const sent = new Promise<void>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+    this.worker.ref();
+    this.worker.postMessage({ id, spans }, [spans.buffer as ArrayBuffer]);
+    return sent;
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private failAll(error: Error) {
+    for (const waiting of this.waiting.values()) waiting.reject(error);
+    this.waiting.clear();
+  }
+}
