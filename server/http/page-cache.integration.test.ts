@@ -1,20 +1,8 @@
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
 import { TEST_ORIGIN, signUp, testApp } from "../../test/support/app.ts";
 import { builtPages } from "../../test/support/pages.ts";
-
-/** The embedded catalogue, with a way to announce a change as a remote refresh would. */
-class ChangingCatalogue extends EmbeddedCatalogue {
-  private readonly listeners = new Set<() => void>();
-  override onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-  change() {
-    for (const listener of this.listeners) listener();
-  }
-}
+import { ChangingCatalogue } from "../../test/support/changing-catalogue.ts";
 
 let app: Awaited<ReturnType<typeof testApp>>["app"];
 const catalogue = new ChangingCatalogue();

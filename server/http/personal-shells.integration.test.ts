@@ -1,26 +1,14 @@
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SessionUser } from "../auth/auth.ts";
-import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
 import { openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
 import type { SsrHandler } from "../load-context.ts";
 import { TEST_ORIGIN, jsonPost, signUp, testApp } from "../../test/support/app.ts";
 import { builtPages } from "../../test/support/pages.ts";
+import { ChangingCatalogue } from "../../test/support/changing-catalogue.ts";
 import { pagesLayer } from "../../test/support/shell-pages.ts";
 import { SHELL_MARK } from "./personal-shell.ts";
-
-/** The embedded catalogue, with a way to announce a change as a remote refresh would. */
-class ChangingCatalogue extends EmbeddedCatalogue {
-  private readonly listeners = new Set<() => void>();
-  override onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-  change() {
-    for (const listener of this.listeners) listener();
-  }
-}
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
 interface Shopper {
