@@ -1,11 +1,11 @@
 import { acceptsGzip } from "./compression.ts";
 import type { Telemetry } from "../observability/port.ts";
 import type { SharedAnswer } from "./shared-answers.ts";
+import { SizedLru } from "./sized-lru.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Entry {
   page: SplicedGzip;
-  headers: [string, string][];
   status: number;
   /** A hit's headers, plain and gzipped, made once (without Content-Length: the sender adds the body's). */
   plainHeaders: Record<string, string>;
@@ -20,10 +20,11 @@ interface Entry {
  * and dropped where the catalogue's data changes (only the pages that show a changed product).
  */
 export class PageCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: SizedLru<Entry>;
 
-  constructor(private readonly limits: { maxEntries: number; maxBytes: number; telemetry?: Pick<Telemetry, "pageCache"> }) {}
+  constructor(private readonly limits: { maxEntries: number; maxBytes: number; telemetry?: Pick<Telemetry, "pageCache"> }) {
+    this.entries = new SizedLru(limits, (entry) => entry.page.bytes);
+  }
 
   /** Whether `key` has a page (no lookup is counted): the shared-answers step asks before it answers. */
   has(key: string): boolean {
@@ -38,12 +39,9 @@ export class PageCache {
 
   /** As `get`, as the status, headers and bytes to send (what node:http writes without a Response). */
   lookup(key: string, nonce: string, acceptEncoding: string | undefined): SharedAnswer | null {
-    const entry = this.entries.get(key);
+    const entry = this.entries.use(key);
     this.limits.telemetry?.pageCache(entry ? "hit" : "miss");
     if (!entry) return null;
-    // Most recently used last, so the first key is the one to drop.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
     const gzip = acceptsGzip(acceptEncoding);
     const body = gzip ? entry.page.gzip(nonce) : entry.page.text(nonce);
     return { status: entry.status, headers: gzip ? entry.gzipHeaders : entry.plainHeaders, body };
@@ -54,17 +52,12 @@ export class PageCache {
    * Returns the response to send, which is the same page either way.
    */
   async put(key: string, nonce: string, response: Response): Promise<Response> {
-    const shareable =
-      response.status === 200 && response.headers.get("content-type")?.startsWith("text/html") && !response.headers.has("set-cookie") && nonce !== "";
-    if (!shareable) return response;
+    if (!shareablePage(response) || nonce === "") return response;
     const html = await response.text();
     const headers = [...response.headers].filter(([name]) => name !== "content-length");
     const page = new SplicedGzip(html.split(nonce));
-    this.remove(key);
     const plainHeaders = { ...Object.fromEntries(headers), "x-page-cache": "hit", vary: "Accept-Encoding" };
-    this.entries.set(key, { page, headers, status: response.status, plainHeaders, gzipHeaders: { ...plainHeaders, "content-encoding": "gzip" } });
-    this.bytes += page.bytes;
-    while (this.entries.size > this.limits.maxEntries || this.bytes > this.limits.maxBytes) this.remove(this.entries.keys().next().value!);
+    this.entries.set(key, { page, status: response.status, plainHeaders, gzipHeaders: { ...plainHeaders, "content-encoding": "gzip" } });
     const sent = new Headers(headers);
     sent.set("X-Page-Cache", "miss");
     return new Response(html, { status: response.status, headers: sent });
@@ -72,18 +65,15 @@ export class PageCache {
 
   /** Drops the pages whose key `affected` picks (the pages that show a changed product). */
   drop(affected: (key: string) => boolean): void {
-    for (const key of [...this.entries.keys()]) if (affected(key)) this.remove(key);
+    this.entries.drop(affected);
   }
 
   clear(): void {
     this.entries.clear();
-    this.bytes = 0;
   }
+}
 
-  private remove(key: string) {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.bytes -= entry.page.bytes;
-    this.entries.delete(key);
-  }
+/** A rendered page anyone may be given a copy of: 200, HTML, setting no cookie. */
+export function shareablePage(response: Response): boolean {
+  return response.status === 200 && response.headers.get("content-type")?.startsWith("text/html") === true && !response.headers.has("set-cookie");
 }

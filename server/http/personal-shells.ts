@@ -1,6 +1,8 @@
 import type { SessionUser } from "../auth/auth.ts";
 import { acceptsGzip } from "./compression.ts";
+import { shareablePage } from "./page-cache.ts";
 import { type CutShell, cutShell, fills } from "./personal-shell.ts";
+import { SizedLru } from "./sized-lru.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Shell extends CutShell {
@@ -20,14 +22,15 @@ export type ShellRender = () => Promise<{ response: Response; nonce: string }>;
  * used goes first), dropped where the catalogue changes, like the anonymous page cache.
  */
 export class PersonalShells {
-  private readonly entries = new Map<string, Shell>();
+  private readonly entries: SizedLru<Shell>;
   /** Renders under way: requests for the same shell meanwhile wait for it instead of rendering it again. */
   private readonly rendering = new Map<string, Promise<Shell | null>>();
-  private bytes = 0;
   /** Moves on each drop: a render that started before one is used but not kept (it may show the old data). */
   private generation = 0;
 
-  constructor(private readonly limits: { maxEntries: number; maxBytes: number }) {}
+  constructor(limits: { maxEntries: number; maxBytes: number }) {
+    this.entries = new SizedLru(limits, (shell) => shell.page.bytes);
+  }
 
   /**
    * The page at `address` (path and query) for `user`, from its shell (rendered now with `render`
@@ -36,16 +39,10 @@ export class PersonalShells {
    */
   async page(address: string, user: SessionUser, nonce: string, acceptEncoding: string | undefined, render: ShellRender): Promise<Response | null> {
     const key = `${user.role} ${address}`;
-    let shell = this.entries.get(key) ?? null;
-    const hit = shell !== null;
-    if (shell) {
-      // Most recently used last, so the first key is the one to drop.
-      this.entries.delete(key);
-      this.entries.set(key, shell);
-    } else {
-      shell = await this.rendered(key, render);
-      if (!shell) return null;
-    }
+    const kept = this.entries.use(key);
+    const shell = kept ?? (await this.rendered(key, render));
+    if (!shell) return null;
+    const hit = kept !== undefined;
     const values = fills(shell.holes, user, nonce);
     if (!values) return null;
     const headers = new Headers(shell.headers);
@@ -67,49 +64,33 @@ export class PersonalShells {
       .catch(() => null)
       .then((made) => {
         this.rendering.delete(key);
-        if (made && generation === this.generation) this.keep(key, made);
+        if (made && generation === this.generation) this.entries.set(key, made);
         return made;
       });
     this.rendering.set(key, shell);
     return shell;
   }
 
-  private keep(key: string, shell: Shell) {
-    this.remove(key);
-    this.entries.set(key, shell);
-    this.bytes += shell.page.bytes;
-    while (this.entries.size > this.limits.maxEntries || this.bytes > this.limits.maxBytes) this.remove(this.entries.keys().next().value!);
-  }
-
   /** Drops the shells of the addresses `affected` picks (the pages that show a changed product). */
   drop(affected: (address: string) => boolean): void {
     this.generation++;
-    for (const key of [...this.entries.keys()]) if (affected(key.slice(key.indexOf(" ") + 1))) this.remove(key);
+    this.entries.drop((key) => affected(key.slice(key.indexOf(" ") + 1)));
   }
 
   clear(): void {
     this.generation++;
     this.entries.clear();
-    this.bytes = 0;
   }
 
   /** What is kept, as text (each hole shown as its field): for tests that check no user's data is stored. */
   stored(): Array<{ key: string; text: string }> {
-    return [...this.entries].map(([key, shell]) => ({ key, text: shell.parts.map((part, i) => (i > 0 ? `{${shell.holes[i - 1]!.field}}${part}` : part)).join("") }));
-  }
-
-  private remove(key: string) {
-    const shell = this.entries.get(key);
-    if (!shell) return;
-    this.bytes -= shell.page.bytes;
-    this.entries.delete(key);
+    return [...this.entries.kept()].map(([key, shell]) => ({ key, text: shell.parts.map((part, i) => (i > 0 ? `{${shell.holes[i - 1]!.field}}${part}` : part)).join("") }));
   }
 }
 
 /** The shell of a placeholder render, when it may be one: 200, HTML, no cookie set, and cut cleanly. */
 async function shellOf(response: Response, nonce: string): Promise<Shell | null> {
-  const shareable = response.status === 200 && response.headers.get("content-type")?.startsWith("text/html") && !response.headers.has("set-cookie");
-  if (!shareable) {
+  if (!shareablePage(response)) {
     await response.body?.cancel();
     return null;
   }

@@ -92,7 +92,7 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
     enabled: true,
     trace: childSpan(true),
     traceQuery: childSpan(false),
-    request(method, header, handle) {
+    request(header, handle) {
       const { context, span } = serverSpan(header);
       // A trace that is not recorded needs no current span: its children would not be recorded either.
       return context.sampled ? current.run(context, handle, span) : handle(span);

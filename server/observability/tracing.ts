@@ -20,7 +20,7 @@ export interface Tracing {
    * Runs `handle` inside a server span that continues the caller's `traceparent` (W3C trace
    * context), so every span started meanwhile (queries, gateway calls) is its child.
    */
-  request<T>(method: string, header: (name: string) => string | undefined, handle: (span: RequestSpan) => Promise<T>): Promise<T>;
+  request<T>(header: (name: string) => string | undefined, handle: (span: RequestSpan) => Promise<T>): Promise<T>;
   /**
    * A request's server span that is not made current: for an answer given at once from memory,
    * which starts no other span (no promise, no async context to carry).
@@ -37,7 +37,7 @@ export const noTracing: Tracing = {
   enabled: false,
   trace: untraced,
   traceQuery: untraced,
-  request: (_method, _header, handle) => handle(NO_SPAN),
+  request: (_header, handle) => handle(NO_SPAN),
   span: () => NO_SPAN,
   shutdown: async () => {},
 };
