@@ -24,7 +24,7 @@ import type { SsrHandler } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import type { PageRoutes } from "./observability/page-routes.ts";
 import { requestObserver } from "./observability/request-observer.ts";
-import { pageCaches, pages } from "./pages.ts";
+import { fromShell, pageCaches, pages } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 export interface AppDeps {
@@ -103,6 +103,7 @@ export function createPipeline({ config, log, services, ssr, clientDir, pageRout
         security,
         catalogue: { list: () => services.catalogue.list(), answers: catalogueAnswers },
         pages: caches ? { cache: caches.anonymous, hasSessionCookie: (headers) => services.auth.hasSessionCookie(headers) } : undefined,
+        shells: caches ? { personal: caches.personal, fromShell, knownUser: (cookies) => services.auth.knownUser(cookies) } : undefined,
       },
       getRequestListener(app.fetch),
     );

@@ -98,10 +98,8 @@ export class AuthService {
   async sessionUser(headers: Headers): Promise<{ user: SessionUser | null; setCookies: string[] }> {
     if (!this.hasSessionCookie(headers)) return { user: null, setCookies: [] };
     const cookies = headers.get("cookie") ?? "";
-    const known = this.verified.get(cookies);
-    // A session ended on any instance is refused at once, however valid its cached cookie still is;
-    // so is every session of a shopper who has just reset the password.
-    if (known && !this.revocations.isRevoked(known.sessionId) && !this.resets.has(known.user.uid)) return { user: known.user, setCookies: [] };
+    const known = this.knownUser(cookies);
+    if (known) return { user: known, setCookies: [] };
     let { headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true });
     // A user whose sessions were just revoked: the cache cookie no longer counts, the database decides.
     const recheck = session !== null && this.resets.has(session.user.id);
@@ -112,6 +110,18 @@ export class AuthService {
     const until = session && setCookies.length === 0 ? sessionCacheExpiry(cookies) : null;
     if (user && session && until && !recheck) this.verified.set(cookies, { user, sessionId: session.session.id }, until);
     return { user, setCookies };
+  }
+
+  /**
+   * The user of a `cookie` header this process has already verified (sessionUser), while its
+   * session cache cookie lasts, without a lookup: null when it is not known, has expired, or its
+   * session has ended since. The same answer sessionUser gives it, in the same synchronous turn.
+   */
+  knownUser(cookies: string): SessionUser | null {
+    const known = this.verified.get(cookies);
+    // A session ended on any instance is refused at once, however valid its cached cookie still is;
+    // so is every session of a shopper who has just reset the password.
+    return known && !this.revocations.isRevoked(known.sessionId) && !this.resets.has(known.user.uid) ? known.user : null;
   }
 
   /**

@@ -2,12 +2,15 @@ import type { SessionUser } from "../auth/auth.ts";
 import { acceptsGzip } from "./compression.ts";
 import { shareablePage } from "./page-cache.ts";
 import { type CutShell, cutShell, fills } from "./personal-shell.ts";
+import type { SharedAnswer } from "./shared-answers.ts";
 import { SizedLru } from "./sized-lru.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Shell extends CutShell {
   page: SplicedGzip;
-  headers: [string, string][];
+  /** The filled page's headers, plain and gzipped, made once (without Content-Length: the sender adds the body's). */
+  plainHeaders: Record<string, string>;
+  gzipHeaders: Record<string, string>;
 }
 
 /** Renders a page for the placeholder user of `user`'s role, with `nonce` (the first asker's). */
@@ -38,20 +41,23 @@ export class PersonalShells {
    * cannot come from a shell (not a 200 HTML page, sets a cookie, ...): the caller renders it in full.
    */
   async page(address: string, user: SessionUser, nonce: string, acceptEncoding: string | undefined, render: ShellRender): Promise<Response | null> {
-    const key = `${user.role} ${address}`;
+    const key = keyOf(address, user);
     const kept = this.entries.use(key);
     const shell = kept ?? (await this.rendered(key, render));
-    if (!shell) return null;
-    const hit = kept !== undefined;
-    const values = fills(shell.holes, user, nonce);
-    if (!values) return null;
-    const headers = new Headers(shell.headers);
-    headers.set("Cache-Control", "private, no-store");
-    headers.set("Vary", "Accept-Encoding");
-    headers.set("X-Page-Shell", hit ? "hit" : "miss");
-    if (!acceptsGzip(acceptEncoding)) return new Response(shell.page.text(values), { status: 200, headers });
-    headers.set("Content-Encoding", "gzip");
-    return new Response(shell.page.gzip(values), { status: 200, headers });
+    const answer = shell && filled(shell, user, nonce, acceptEncoding);
+    if (!answer) return null;
+    const headers = new Headers(answer.headers);
+    if (!kept) headers.set("X-Page-Shell", "miss");
+    return new Response(answer.body, { status: answer.status, headers });
+  }
+
+  /**
+   * As `page`, from a shell already kept, as the status, headers and bytes to send (what node:http
+   * writes without a Response): null when there is no such shell, and nothing is rendered.
+   */
+  kept(address: string, user: SessionUser, nonce: string, acceptEncoding: string | undefined): SharedAnswer | null {
+    const shell = this.entries.use(keyOf(address, user));
+    return shell ? filled(shell, user, nonce, acceptEncoding) : null;
   }
 
   private rendered(key: string, render: ShellRender): Promise<Shell | null> {
@@ -88,6 +94,16 @@ export class PersonalShells {
   }
 }
 
+const keyOf = (address: string, user: SessionUser): string => `${user.role} ${address}`;
+
+/** `shell` filled for `user` and `nonce`, gzipped when the client takes gzip; null when the user's values cannot fill it. */
+function filled(shell: Shell, user: SessionUser, nonce: string, acceptEncoding: string | undefined): SharedAnswer | null {
+  const values = fills(shell.holes, user, nonce);
+  if (!values) return null;
+  const gzip = acceptsGzip(acceptEncoding);
+  return { status: 200, headers: gzip ? shell.gzipHeaders : shell.plainHeaders, body: gzip ? shell.page.gzip(values) : shell.page.text(values) };
+}
+
 /** The shell of a placeholder render, when it may be one: 200, HTML, no cookie set, and cut cleanly. */
 async function shellOf(response: Response, nonce: string): Promise<Shell | null> {
   if (!shareablePage(response)) {
@@ -96,6 +112,8 @@ async function shellOf(response: Response, nonce: string): Promise<Shell | null>
   }
   const cut = cutShell(await response.text(), nonce);
   if (!cut) return null;
-  const headers = [...response.headers].filter(([name]) => name !== "content-length");
-  return { ...cut, page: new SplicedGzip(cut.parts), headers };
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== "content-length"));
+  // Private, whoever's it is: no shared cache (nor the browser's) keeps a signed-in page.
+  const plainHeaders = { ...headers, "cache-control": "private, no-store", vary: "Accept-Encoding", "x-page-shell": "hit" };
+  return { ...cut, page: new SplicedGzip(cut.parts), plainHeaders, gzipHeaders: { ...plainHeaders, "content-encoding": "gzip" } };
 }

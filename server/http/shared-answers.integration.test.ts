@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signUp, testApp } from "../../test/support/app.ts";
+import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
 import { memoryLogger } from "../../test/support/logger.ts";
 import { builtPageRoutes } from "../../test/support/page-routes.ts";
 import { builtPages } from "../../test/support/pages.ts";
@@ -195,7 +195,7 @@ describe("the page cache's hits", () => {
     expect(requestLine(fast.headers["x-request-id"])).toMatchObject({ method: "GET", route: "/results/:categoryName", status: 200 });
   });
 
-  it("never serves a request with a session cookie: the signed-in page renders with the user's name", async () => {
+  it("never serves a session's request from the shared page: the signed-in page has the user's name", async () => {
     await get(shop, "/products/3");
     const cookie = await signUp(app, "shared@example.com");
     honoCalls.count = 0;
@@ -213,5 +213,99 @@ describe("the page cache's hits", () => {
     expect((await get(shop, "/", {}, "HEAD")).headers["x-page-cache"]).toBeUndefined();
     expect((await get(shop, "/_root.data")).headers["x-page-cache"]).toBeUndefined();
     expect(honoCalls.count).toBe(2);
+  });
+});
+
+describe("signed-in pages from kept personal shells", () => {
+  /**
+   * Signs up and returns the cookies a browser then sends: the session's and its signed cache's.
+   * One page request goes through Hono, which verifies them and keeps the page's shell.
+   */
+  async function signedIn(email: string, path: string): Promise<string> {
+    const response = await app.request("/api/auth/sign-up/email", jsonPost({ email, password: "correct horse", name: email }));
+    const cookie = response.headers
+      .getSetCookie()
+      .map((set) => set.split(";")[0])
+      .join("; ");
+    expect(cookie).toMatch(/session_token=.*session_data=|session_data=.*session_token=/);
+    honoCalls.count = 0;
+    expect((await get(shop, path, { cookie, "accept-encoding": "gzip" })).headers["x-page-shell"]).toMatch(/^(hit|miss)$/);
+    expect(honoCalls.count).toBe(1);
+    return cookie;
+  }
+  const greets = (answer: Answer, name: string) => new RegExp(`Hello (<!-- -->)?${name}<`).test(decoded(answer));
+
+  it.each(ENCODINGS)("Accept-Encoding %s: the same headers and page as Hono's, the user's own, without Hono", async (accept) => {
+    const path = "/products/4";
+    const cookie = await signedIn(`door-${accept.length}@example.com`, path);
+    honoCalls.count = 0;
+    const [one, two] = [await get(shop, path, { cookie, "accept-encoding": accept }), await get(shop, path, { cookie, "accept-encoding": accept })];
+    expect(honoCalls.count).toBe(0);
+    const slow = await get(hono, path, { cookie, "accept-encoding": accept });
+    for (const answer of [one, two]) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers["x-page-shell"]).toBe("hit");
+      expect(answer.headers["cache-control"]).toBe("private, no-store");
+      expect(answer.headers["set-cookie"]).toBeUndefined();
+      expect(comparable(answer)).toEqual(comparable(slow));
+      expect(decoded(answer)).toBe(decoded(slow));
+      expect(greets(answer, `door-${accept.length}`)).toBe(true);
+      const html = decoded({ ...answer, headers: { ...answer.headers, "content-security-policy": "" } });
+      expect([...new Set([...html.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]))]).toEqual([nonceOf(answer)]);
+    }
+    expect(nonceOf(one)).not.toBe(nonceOf(two));
+    expect(one.headers["content-encoding"]).toBe(accept === "identity" ? undefined : "gzip");
+  });
+
+  it("gives two shoppers, asking at once, each their own page", async () => {
+    const path = "/results/jewelery";
+    const [grace, alan] = [await signedIn("grace@example.com", path), await signedIn("alan@example.com", path)];
+    honoCalls.count = 0;
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => get(shop, path, { cookie: i % 2 ? grace : alan, "accept-encoding": "gzip" })));
+    expect(honoCalls.count).toBe(0);
+    answers.forEach((answer, i) => {
+      const [own, other] = i % 2 ? ["grace", "alan"] : ["alan", "grace"];
+      expect(greets(answer, own)).toBe(true);
+      expect(decoded(answer)).not.toContain(other);
+    });
+  });
+
+  it("writes the log line with the user and the metrics under the page's route pattern", async () => {
+    const path = "/products/6";
+    const cookie = await signedIn("logged@example.com", path);
+    const before = await requestsCounted("/products/:productId");
+    const fast = await get(shop, path, { cookie });
+    expect(fast.headers["x-page-shell"]).toBe("hit");
+    expect(await requestsCounted("/products/:productId")).toBe(before + 1);
+    const slow = await get(hono, path, { cookie });
+    const [fastLine, slowLine] = [requestLine(fast.headers["x-request-id"]), requestLine(slow.headers["x-request-id"])];
+    expect(fastLine).toMatchObject({ method: "GET", route: "/products/:productId", status: 200, userId: expect.any(String) });
+    expect({ ...fastLine, requestId: 0, ms: 0, time: 0 }).toEqual({ ...slowLine, requestId: 0, ms: 0, time: 0 });
+  });
+
+  it("refuses a session that has ended at once: a signed-out cookie goes to Hono and gets no one's page", async () => {
+    const path = "/products/8";
+    const cookie = await signedIn("leaving@example.com", path);
+    expect(greets(await get(shop, path, { cookie }), "leaving")).toBe(true);
+    const out = await app.request("/api/auth/sign-out", { method: "POST", headers: { cookie, origin: "http://localhost:3000" } });
+    expect(out.status).toBe(200);
+    honoCalls.count = 0;
+    const after = await get(shop, path, { cookie });
+    expect(honoCalls.count).toBe(1);
+    expect(after.headers["x-page-shell"]).toBeUndefined();
+    expect(decoded(after)).not.toContain("leaving");
+  });
+
+  it("leaves to Hono what the shells do not hold: HEAD, data requests, files, pages not from a shell, unknown cookies", async () => {
+    const cookie = await signedIn("elsewhere@example.com", "/products/9");
+    honoCalls.count = 0;
+    expect((await get(shop, "/products/9", { cookie }, "HEAD")).headers["x-page-shell"]).toBeUndefined();
+    expect((await get(shop, "/products/9.data", { cookie })).headers["x-page-shell"]).toBeUndefined();
+    expect((await get(shop, "/products/9.png", { cookie })).headers["x-page-shell"]).toBeUndefined();
+    expect((await get(shop, "/orders", { cookie })).headers["x-page-shell"]).toBeUndefined();
+    // The same session's cookies in another order: not the header this process verified.
+    const reordered = cookie.split("; ").reverse().join("; ");
+    expect((await get(shop, "/products/9", { cookie: reordered })).headers["x-page-shell"]).toBe("hit");
+    expect(honoCalls.count).toBe(5);
   });
 });

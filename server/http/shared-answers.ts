@@ -4,7 +4,10 @@ import type { PreparedAnswers } from "../catalogue/prepared-answers.ts";
 import type { Product } from "../catalogue/product.ts";
 import type { Logger } from "../log.ts";
 import type { RequestObserver } from "../observability/request-observer.ts";
+import type { SessionUser } from "../auth/auth.ts";
 import type { PageCache } from "./page-cache.ts";
+import { isFilePath } from "./paths.ts";
+import type { PersonalShells } from "./personal-shells.ts";
 import { newNonce, type SecurityHeaderSet } from "./security-headers.ts";
 
 /** An answer that is the same for every anonymous request for it, as node:http writes it. */
@@ -22,6 +25,11 @@ export interface SharedAnswersDeps {
   catalogue?: { list(): Promise<Product[]>; answers: PreparedAnswers };
   /** The anonymous page cache, and what tells a session cookie (a signed-in visitor never gets a shared page). */
   pages?: { cache: PageCache; hasSessionCookie(headers: Headers): boolean };
+  /**
+   * Signed-in visitors' pages from the personal shells already kept: which addresses come from a
+   * shell (pages.ts), and whose a cookie header is when this process has already verified it.
+   */
+  shells?: { personal: PersonalShells; fromShell(path: string): boolean; knownUser(cookies: string): SessionUser | null };
 }
 
 const CATALOGUE_API = "/api/catalogue/";
@@ -41,7 +49,7 @@ const MANIFEST_PATH = "/__manifest";
  * untouched.
  */
 export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener): RequestListener {
-  const { log, observer, security, catalogue, pages } = deps;
+  const { log, observer, security, catalogue, pages, shells } = deps;
   /** Each answer's headers plus the security headers it does not set itself, as node:http's flat list. */
   const headerLists = new WeakMap<Record<string, string>, string[]>();
 
@@ -56,7 +64,7 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
     return list;
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, started: number, route: string, answer: SharedAnswer, nonce: string) => {
+  const send = (req: IncomingMessage, res: ServerResponse, started: number, route: string, answer: SharedAnswer, nonce: string, userId?: string) => {
     // Nothing here should throw (the answers are made and checked once); if it ever does, the
     // request fails alone, as Hono's adapter would make it, instead of the process.
     const failed = (error: unknown) => {
@@ -70,7 +78,7 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
         // HEAD and 304 send no body: node:http drops it (and keeps the Content-Length, as Hono's adapter does).
         res.writeHead(answer.status, headers).end(answer.body ?? undefined);
         return answer.status;
-      });
+      }, userId);
     } catch (error) {
       failed(error);
     }
@@ -103,6 +111,26 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
     return !cookie || !pages.hasSessionCookie(new Headers({ cookie }));
   };
 
+  /**
+   * A signed-in visitor's page from its kept shell, when the request's cookies are a session this
+   * process has already verified and not seen end: exactly what the Hono route gives them (no
+   * cookie to renew, nothing rendered). True when it answered.
+   */
+  const shellAnswer = (req: IncomingMessage, res: ServerResponse, url: string, started: number): boolean => {
+    const cookie = req.headers.cookie;
+    if (!shells || req.method !== "GET" || !cookie) return false;
+    const path = pathOf(url);
+    // A file's address never carries the user (the session step skips it): Hono serves it.
+    if (!shells.fromShell(path) || isFilePath(path)) return false;
+    const user = shells.knownUser(cookie);
+    if (!user) return false;
+    const nonce = newNonce();
+    const answer = shells.personal.kept(url, user, nonce, single(req.headers["accept-encoding"]));
+    if (!answer) return false;
+    send(req, res, started, observer.addressRoute(path), answer, nonce, user.uid);
+    return true;
+  };
+
   return (req, res) => {
     const started = performance.now();
     // The request as sent is the key: the Hono side keeps answers by the same path and query (a
@@ -111,6 +139,7 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
     if ((req.method !== "GET" && req.method !== "HEAD") || hasBody(req)) return hono(req, res);
     if (catalogue && url.startsWith(CATALOGUE_API) && catalogue.answers.has(url)) return catalogueAnswer(req, res, url, started);
     if (sharedPage(req, url)) return pageAnswer(req, res, url, started);
+    if (shellAnswer(req, res, url, started)) return;
     return hono(req, res);
   };
 }

@@ -33,9 +33,10 @@ export interface RequestObserver {
   /**
    * Observes an answer given straight on node:http (http/shared-answers.ts) exactly as `step` does:
    * `send` writes it with the request id it is given and returns its status; it runs inside the
-   * request's span when tracing. `started` is performance.now() when the request came in.
+   * request's span when tracing. `started` is performance.now() when the request came in; `userId`
+   * the signed-in visitor's, for the log line.
    */
-  observe(incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number): void;
+  observe(incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number, userId?: string): void;
   /** The route label of an address no Hono route names (a page, a file, an unmatched /api address). */
   addressRoute(path: string): string;
 }
@@ -96,7 +97,7 @@ export function requestObserver(options: RequestObserverOptions): RequestObserve
     if (!outgoing) setHeader(c, "X-Request-Id", id);
   };
 
-  const observe = (incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number): void => {
+  const observe = (incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number, userId?: string): void => {
     const header = (name: string) => single(incoming.headers[name]);
     const id = requestId(header);
     const method = incoming.method && METHODS.has(incoming.method) ? incoming.method : "OTHER";
@@ -107,7 +108,7 @@ export function requestObserver(options: RequestObserverOptions): RequestObserve
     try {
       status = send(id);
     } finally {
-      finished(span, id, method, route, status, started);
+      finished(span, id, method, route, status, started, userId);
     }
   };
 
