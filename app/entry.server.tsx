@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
+import { withWholeBody } from "../lib/whole-body.ts";
 import { DocumentContext } from "./document.ts";
 import { settleHydrationData } from "./hydration-data.server.ts";
 import { withoutModulePreloads } from "./module-preloads.server.ts";
@@ -60,7 +61,7 @@ function answer(html: Buffer, status: number, headers: Headers): Response {
   headers.set("Content-Length", String(body.length));
   // A view of the same bytes (a Buffer's memory is an ArrayBuffer, never shared, here).
   const bytes = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length);
-  return new Response(bytes, { headers, status });
+  return withWholeBody(new Response(bytes, { headers, status }), bytes);
 }
 
 /** The streaming renderer, collected whole: for a page that suspends on something still pending. */
