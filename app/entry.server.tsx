@@ -1,21 +1,35 @@
 import { Writable } from "node:stream";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
+import { withWholeBody } from "../lib/whole-body.ts";
 import { DocumentContext } from "./document.ts";
+import { settleHydrationData } from "./hydration-data.server.ts";
 import { withoutModulePreloads } from "./module-preloads.server.ts";
 import { stylesheet } from "./styles.server.ts";
 
 export const streamTimeout = 5_000;
 
+/** What React writes for a Suspense boundary it gave up on and left to the browser. */
+const CLIENT_RENDERED_BOUNDARY = "<!--$!-->";
+/** The streaming renderer starts a document whose root is <html> with this; renderToString does not. */
+const DOCTYPE = "<!DOCTYPE html>";
+
 /**
- * Renders the whole document, then answers it as one buffer with its length. Our loaders return
+ * Renders the whole document and answers it as one buffer with its length. Our loaders return
  * complete data (none defers a promise), so the document is ready the moment its shell is:
- * streaming it gained nothing and cost a Node stream, a web stream and a gzip stream per page, each
- * passing React's 2 KB chunks one by one (about a third of an uncached page's CPU). Whole, it is
- * compressed in one call (server/http/compression.ts), and crawlers get what people get.
+ * streaming gained nothing and cost a Node stream, a web stream and a gzip stream per page. Whole,
+ * it is compressed in one call (server/http/compression.ts), and crawlers get what people get.
+ *
+ * The document is rendered in one synchronous pass (`renderToString`): React Router's hydration
+ * data (its turbo-stream, complete before the render since nothing is deferred) is read first and
+ * handed to its `StreamTransfer` as already read, so nothing suspends. That saves the streaming
+ * renderer's Suspense round trips, its byte chunks and the Node stream they went through (about a
+ * fifth of an uncached page's CPU: docs/BENCHMARKS.md). A page that does suspend (deferred data, a
+ * lazy component) comes out with a boundary left to the browser: it is rendered again by the
+ * streaming renderer, which waits for everything.
  */
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -23,21 +37,52 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce || undefined;
+  if (await settleHydrationData(routerContext)) {
+    const html = renderToString(document(request, routerContext, nonce));
+    if (!html.includes(CLIENT_RENDERED_BOUNDARY)) {
+      return answer(Buffer.from(html.startsWith("<html") ? DOCTYPE + html : html), responseStatusCode, responseHeaders);
+    }
+    // Rendered again by the streaming renderer; the hydration data stays settled for it.
+  }
+  return streamWhole(request, responseStatusCode, responseHeaders, routerContext, loadContext, nonce);
+}
+
+function document(request: Request, routerContext: EntryContext, nonce: string | undefined) {
+  return (
+    <DocumentContext.Provider value={{ nonce, stylesheet }}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </DocumentContext.Provider>
+  );
+}
+
+function answer(html: Buffer, status: number, headers: Headers): Response {
+  const body = withoutModulePreloads(html);
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  headers.set("Content-Length", String(body.length));
+  // A view of the same bytes (a Buffer's memory is an ArrayBuffer, never shared, here).
+  const bytes = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length);
+  return withWholeBody(new Response(bytes, { headers, status }), bytes);
+}
+
+/** The streaming renderer, collected whole: for a page that suspends on something still pending. */
+function streamWhole(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: AppLoadContext,
+  nonce: string | undefined,
+) {
   return new Promise<Response>((resolve, reject) => {
     let shellReady = false;
     const chunks: Uint8Array[] = [];
-    const document = new Writable({
+    const sink = new Writable({
       write(chunk: Uint8Array, _encoding, done) {
         chunks.push(chunk);
         done();
       },
       final(done) {
-        const body = withoutModulePreloads(Buffer.concat(chunks));
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        responseHeaders.set("Content-Length", String(body.length));
-        // A view of the same bytes (a Buffer's memory is an ArrayBuffer, never shared, here).
-        const bytes = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length);
-        resolve(new Response(bytes, { headers: responseHeaders, status: responseStatusCode }));
+        resolve(answer(Buffer.concat(chunks), responseStatusCode, responseHeaders));
         done();
       },
     });
@@ -45,29 +90,24 @@ export default function handleRequest(
     // data), so it is cleared the moment the render is done: left to run out, it kept every page of
     // the last six seconds in memory (about 25 KB each, 70-100 MB under load).
     const cutOff = setTimeout(() => abort(), streamTimeout + 1_000);
-    const { pipe, abort } = renderToPipeableStream(
-      <DocumentContext.Provider value={{ nonce, stylesheet }}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </DocumentContext.Provider>,
-      {
-        nonce,
-        onShellReady() {
-          shellReady = true;
-        },
-        onAllReady() {
-          clearTimeout(cutOff);
-          pipe(document);
-        },
-        onShellError(error: unknown) {
-          clearTimeout(cutOff);
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          // An error in the shell rejects (onShellError), and React Router logs it.
-          if (shellReady) loadContext.log.error({ err: error }, "render error");
-        },
+    const { pipe, abort } = renderToPipeableStream(document(request, routerContext, nonce), {
+      nonce,
+      onShellReady() {
+        shellReady = true;
       },
-    );
+      onAllReady() {
+        clearTimeout(cutOff);
+        pipe(sink);
+      },
+      onShellError(error: unknown) {
+        clearTimeout(cutOff);
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        // An error in the shell rejects (onShellError), and React Router logs it.
+        if (shellReady) loadContext.log.error({ err: error }, "render error");
+      },
+    });
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayName, itemCount, shorten } from "./text.ts";
+import { displayName, formatCount, itemCount, shorten } from "./text.ts";
 
 describe("displayName", () => {
   it.each([
@@ -7,6 +7,17 @@ describe("displayName", () => {
     ["first.last+shop@mail.example", "first.last+shop"],
   ])("%s -> %s", (email, name) => {
     expect(displayName(email)).toBe(name);
+  });
+});
+
+describe("formatCount", () => {
+  it.each([
+    [0, "0"],
+    [312, "312"],
+    [1234, "1,234"],
+    [1234567, "1,234,567"],
+  ])("%d -> %s", (n, text) => {
+    expect(formatCount(n)).toBe(text);
   });
 });
 

@@ -1,6 +1,12 @@
 /** Spec section 1: the name in the header's "Hello {name}" is the part of the email before the @. */
 export const displayName = (email: string): string => email.split("@")[0] ?? email;
 
+// Made once: `toLocaleString("en-US")` builds a new number format on every call (each card of each render).
+const wholeNumbers = new Intl.NumberFormat("en-US");
+
+/** A count as people read it: 1,234. */
+export const formatCount = (n: number): string => wholeNumbers.format(n);
+
 /** "1 item", "3 items". */
 export const itemCount = (n: number): string => `${n} ${n === 1 ? "item" : "items"}`;
 

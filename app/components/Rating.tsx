@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { formatCount } from "../text.ts";
 
 const SIZE = 20;
 // Five stars side by side as one path: the same relative star, moved along by SIZE each time.
@@ -23,7 +24,7 @@ export function Rating({ rate, count }: { rate: number; count: number }) {
         <path d={STARS} fill="#de7921" stroke="#de7921" strokeWidth="1.2" clipPath={`url(#${clipId})`} />
       </svg>
       <span className="rating__count">
-        {count.toLocaleString("en-US")} <span className="visually-hidden">reviews</span>
+        {formatCount(count)} <span className="visually-hidden">reviews</span>
       </span>
     </div>
   );

@@ -1,6 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { withWholeBody } from "../../lib/whole-body.ts";
 import { acceptsGzip, compression, preferredEncoding } from "./compression.ts";
 
 const big = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Product number ${i}` })) });
@@ -14,6 +15,12 @@ function app() {
   // A body of unknown length (a stream), as React Router's data answers are.
   hono.get("/stream", () => new Response(new Blob([big]).stream(), { headers: { "Content-Type": "text/x-script" } }));
   hono.get("/page", () => new Response(new Blob([page]).stream(), { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+  // A rendered page marked with its whole body (app/entry.server.tsx): its stream is never read.
+  hono.get("/whole", () => {
+    const untouched = new ReadableStream({ pull: () => Promise.reject(new Error("the body stream was read")) });
+    const response = new Response(untouched, { headers: { "Content-Type": "text/html; charset=utf-8", "Content-Length": String(page.length), "X-Page": "1" } });
+    return withWholeBody(response, new TextEncoder().encode(page));
+  });
   hono.get("/encoded", (c) => c.body(big, 200, { "Content-Type": "application/json", "Content-Encoding": "br" }));
   hono.get("/keep", (c) => c.body(big, 200, { "Content-Type": "application/json", "Cache-Control": "no-transform" }));
   hono.get("/image", (c) => c.body(new Uint8Array(4096), 200, { "Content-Type": "image/png" }));
@@ -32,6 +39,16 @@ describe("compression", () => {
     expect(Number(response.headers.get("content-length"))).toBe(body.byteLength);
     expect(body.byteLength).toBeLessThan(big.length / 3);
     expect(gunzipSync(body).toString()).toBe(big);
+  });
+
+  it("takes a page's whole body as marked, without reading its stream, and keeps its headers", async () => {
+    const response = await app().request("/whole", gzip);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("x-page")).toBe("1");
+    expect(response.headers.get("vary")).toBe("Accept-Encoding");
+    const body = Buffer.from(await response.arrayBuffer());
+    expect(Number(response.headers.get("content-length"))).toBe(body.byteLength);
+    expect(gunzipSync(body).toString()).toBe(page);
   });
 
   it("reads a streamed answer whole, then gzips it", async () => {

@@ -2,6 +2,7 @@ import { promisify } from "node:util";
 import { gzip, gzipSync } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
+import { wholeBody } from "../../lib/whole-body.ts";
 import { gzipPage } from "./page-gzip.ts";
 
 /** Smaller answers cost more to compress than they save on the wire. */
@@ -60,22 +61,35 @@ export function compression(): MiddlewareHandler {
     if ((length !== null && Number(length) < MIN_BYTES) || NO_TRANSFORM.test(headers.get("cache-control") ?? "")) return;
     const vary = headers.get("vary");
     if (vary !== "*" && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? "")) headers.set("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
-    if (!acceptsGzip(c.req.header("accept-encoding")) || !c.res.body) return;
+    if (!acceptsGzip(c.req.header("accept-encoding"))) return;
+    const whole = wholeBody(c.res);
+    if (!whole && !c.res.body) return;
 
     // A page rendered whole (app/entry.server.tsx) states its length and takes the one-call path.
-    if (type.startsWith("text/html") && length === null) {
-      c.res = new Response(c.res.body.pipeThrough(new CompressionStream("gzip")), c.res);
+    if (!whole && type.startsWith("text/html") && length === null) {
+      c.res = new Response(c.res.body!.pipeThrough(new CompressionStream("gzip")), c.res);
       c.res.headers.delete("Content-Length");
     } else {
-      const whole = new Uint8Array(await c.res.arrayBuffer());
-      if (whole.byteLength < MIN_BYTES) {
-        c.res = new Response(whole, c.res);
+      const bytes = whole ?? new Uint8Array(await c.res.arrayBuffer());
+      if (bytes.byteLength < MIN_BYTES) {
+        if (!whole) c.res = new Response(bytes, c.res);
         return;
       }
-      const inline = whole.byteLength <= INLINE_UP_TO;
-      const body = inline && type.startsWith("text/html") ? gzipPage(Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength)) : inline ? gzipSync(whole) : await gzipInPool(whole);
-      c.res = new Response(new Uint8Array(body), c.res);
-      c.res.headers.set("Content-Length", String(body.byteLength));
+      const inline = bytes.byteLength <= INLINE_UP_TO;
+      const gzipped = inline && type.startsWith("text/html") ? gzipPage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) : inline ? gzipSync(bytes) : await gzipInPool(bytes);
+      const body = new Uint8Array(gzipped.buffer as ArrayBuffer, gzipped.byteOffset, gzipped.byteLength);
+      headers.set("Content-Length", String(body.byteLength));
+      if (whole) {
+        // A rendered page's bytes were taken as they are (lib/whole-body.ts), and its answer stays a
+        // lightweight Response written straight from its bytes. Cleared first: Hono's setter would
+        // copy the old answer's headers (the very Headers given here) onto the new one, making full
+        // web Responses of both and a body stream, which cost more than compressing the page.
+        c.res = undefined;
+        c.res = new Response(body, { status, headers });
+      } else {
+        c.res = new Response(body, c.res);
+        c.res.headers.set("Content-Length", String(body.byteLength));
+      }
     }
     c.res.headers.set("Content-Encoding", "gzip");
     const etag = c.res.headers.get("ETag");

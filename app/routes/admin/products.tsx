@@ -5,6 +5,7 @@ import { requireAdmin } from "../../admin/guard.ts";
 import { AdminTable } from "../../admin/ui.tsx";
 import { Price } from "../../components/Price.tsx";
 import { pageMeta } from "../../meta.ts";
+import { formatCount } from "../../text.ts";
 
 export const meta: Route.MetaFunction = () => pageMeta("Products", "Every product of the shop.");
 
@@ -15,10 +16,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { list, query: { ...query, page: list.page }, categories, source: admin.products.source };
 }
 
-const units = (n: number | null) => (n === null ? "Not tracked" : n.toLocaleString("en-US"));
+const units = (n: number | null) => (n === null ? "Not tracked" : formatCount(n));
 
 export default function AdminProducts({ loaderData: { list, query, categories, source } }: Route.ComponentProps) {
-  const found = `${list.total.toLocaleString("en-US")} ${list.total === 1 ? "product" : "products"}`;
+  const found = `${formatCount(list.total)} ${list.total === 1 ? "product" : "products"}`;
   return (
     <section aria-labelledby="products-heading">
       <div className="admin-products__top">
