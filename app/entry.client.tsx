@@ -10,12 +10,19 @@ import { HydratedRouter } from "react-router/dom";
  * difference between the two that hydration has to bridge.
  */
 
-// Preact renders into `document` as into <html> (document.documentElement), so the root layout's
-// own <html> element stands for the one that is already there instead of a second one inside it.
-// Its attributes are the server's and do not change.
 const createdVNode = options.vnode;
 options.vnode = (vnode) => {
+  // Preact renders into `document` as into <html> (document.documentElement), so the root layout's
+  // own <html> element stands for the one that is already there instead of a second one inside it.
+  // Its attributes are the server's and do not change.
   if (vnode.type === "html") vnode.type = Fragment;
+  // <Scripts> renders a modulepreload link for each module of the page. React hoists them into the
+  // head, where the server takes them out again (module-preloads.server.ts); Preact would add them
+  // to the body after hydrating, for modules that are loaded by then. They are left out here too.
+  else if (vnode.type === "link" && (vnode.props as { rel?: unknown }).rel === "modulepreload") {
+    vnode.type = Fragment;
+    vnode.props = { children: null };
+  }
   createdVNode?.(vnode);
 };
 
