@@ -78,7 +78,7 @@ function preactInTheBrowser(): Plugin {
  * Rollup's default chunking gives the first load a dozen small files, and on HTTP/1.1 each one
  * costs a request and about 0.9 KB of response headers (the security headers ride on every
  * response): a tenth of the budget. So what every page needs goes into one chunk: the client entry
- * (React, React Router) and every module that two or more routes import. What one route alone
+ * (Preact, React Router) and every module that two or more routes import. What one route alone
  * imports stays in that route's chunk, and what is imported lazily (the carousel's engine, search
  * suggestions, Stripe) stays lazy.
  */
