@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config.ts";
+import { databaseTarget } from "./db/database.ts";
 
 describe("loadConfig", () => {
   it("serves the embedded mode with no variables set", () => {
@@ -40,6 +41,10 @@ describe("loadConfig", () => {
     });
     expect(config.DATABASE_URL).toBe("postgres://shop@db.internal:5432/shop");
     expect(config.PORT).toBe(8080);
+    expect(config.DATABASE_POOL_SIZE).toBe(10);
+    expect(databaseTarget(config)).toMatchObject({ engine: "postgres", maxConnections: 10 });
+    const bigger = loadConfig({ DATABASE_URL: "postgres://shop@db.internal:5432/shop", DATABASE_POOL_SIZE: "40" });
+    expect(databaseTarget(bigger)).toMatchObject({ engine: "postgres", maxConnections: 40 });
   });
 
   it("reads the image origins a remote catalogue's images may come from", () => {
@@ -63,6 +68,8 @@ describe("loadConfig", () => {
     ["NODE_ENV", "staging"],
     ["TRUST_PROXY", "maybe"],
     ["AUTH_RATE_LIMIT_MAX", "0"],
+    ["DATABASE_POOL_SIZE", "0"],
+    ["DATABASE_POOL_SIZE", "many"],
   ])("names %s when it is malformed (%s)", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid environment variable ${name}: .*${value}`));

@@ -46,6 +46,9 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// URL")
     .optional(),
+  // Connections each instance keeps to PostgreSQL (ignored on SQLite). Several instances share the
+  // server's max_connections (100 by default), and each holds one more per LISTEN channel (three).
+  DATABASE_POOL_SIZE: positiveInt.max(1_000).default(10),
   PUBLIC_URL: httpUrl.optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CATALOGUE_URL: httpUrl.optional(),
