@@ -34,9 +34,9 @@ export type DatabaseTarget =
   | { engine: "postgres"; url: string; searchPath?: string; maxConnections?: number };
 
 /** The database named by DATABASE_URL, or the embedded SQLite file under DATA_DIR. */
-export function databaseTarget(config: { DATABASE_URL?: string; DATA_DIR: string }): DatabaseTarget {
+export function databaseTarget(config: { DATABASE_URL?: string; DATABASE_POOL_SIZE?: number; DATA_DIR: string }): DatabaseTarget {
   return config.DATABASE_URL
-    ? { engine: "postgres", url: config.DATABASE_URL }
+    ? { engine: "postgres", url: config.DATABASE_URL, maxConnections: config.DATABASE_POOL_SIZE }
     : { engine: "sqlite", file: path.join(config.DATA_DIR, "storefront.sqlite") };
 }
 
