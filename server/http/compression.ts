@@ -65,7 +65,8 @@ export function compression(): MiddlewareHandler {
     const whole = wholeBody(c.res);
     if (!whole && !c.res.body) return;
 
-    // A page rendered whole (app/entry.server.tsx) states its length and takes the one-call path.
+    // A page of unknown length streams through gzip; a page rendered whole (app/entry.server.tsx)
+    // states its length and takes the one-call path below, with its bytes as they are.
     if (!whole && type.startsWith("text/html") && length === null) {
       c.res = new Response(c.res.body!.pipeThrough(new CompressionStream("gzip")), c.res);
       c.res.headers.delete("Content-Length");
@@ -79,17 +80,12 @@ export function compression(): MiddlewareHandler {
       const gzipped = inline && type.startsWith("text/html") ? gzipPage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) : inline ? gzipSync(bytes) : await gzipInPool(bytes);
       const body = new Uint8Array(gzipped.buffer as ArrayBuffer, gzipped.byteOffset, gzipped.byteLength);
       headers.set("Content-Length", String(body.byteLength));
-      if (whole) {
-        // A rendered page's bytes were taken as they are (lib/whole-body.ts), and its answer stays a
-        // lightweight Response written straight from its bytes. Cleared first: Hono's setter would
-        // copy the old answer's headers (the very Headers given here) onto the new one, making full
-        // web Responses of both and a body stream, which cost more than compressing the page.
-        c.res = undefined;
-        c.res = new Response(body, { status, headers });
-      } else {
-        c.res = new Response(body, c.res);
-        c.res.headers.set("Content-Length", String(body.byteLength));
-      }
+      // The answer stays a lightweight Response written straight from its bytes. Cleared first:
+      // Hono's setter would copy the old answer's headers (the very Headers given here) onto the
+      // new one, making full web Responses of both and a body stream, which cost more than
+      // compressing a page.
+      c.res = undefined;
+      c.res = new Response(body, { status, headers });
     }
     c.res.headers.set("Content-Encoding", "gzip");
     const etag = c.res.headers.get("ETag");

@@ -138,8 +138,9 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
     const url = req.url ?? "";
     if ((req.method !== "GET" && req.method !== "HEAD") || hasBody(req)) return hono(req, res);
     if (catalogue && url.startsWith(CATALOGUE_API) && catalogue.answers.has(url)) return catalogueAnswer(req, res, url, started);
-    if (sharedPage(req, url)) return pageAnswer(req, res, url, started);
+    // A verified session's cookie is looked up as it is, before any cookie is parsed for the shared page's check.
     if (shellAnswer(req, res, url, started)) return;
+    if (sharedPage(req, url)) return pageAnswer(req, res, url, started);
     return hono(req, res);
   };
 }
