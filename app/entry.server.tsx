@@ -5,15 +5,15 @@ import { ServerRouter } from "react-router";
 import { withWholeBody } from "../lib/whole-body.ts";
 import { DocumentContext } from "./document.ts";
 import { settleHydrationData } from "./hydration-data.server.ts";
-import { withoutModulePreloads } from "./module-preloads.server.ts";
+import { documentBytes, STYLESHEET_SLOT } from "./module-preloads.server.ts";
 import { stylesheet } from "./styles.server.ts";
 
 export const streamTimeout = 5_000;
 
 /** What React writes for a Suspense boundary it gave up on and left to the browser. */
 const CLIENT_RENDERED_BOUNDARY = "<!--$!-->";
-/** The streaming renderer starts a document whose root is <html> with this; renderToString does not. */
-const DOCTYPE = "<!DOCTYPE html>";
+/** The stylesheet, encoded once: each page is rendered with a slot for it (module-preloads.server.ts). */
+const STYLESHEET = Buffer.from(stylesheet);
 
 /**
  * Renders the whole document and answers it as one buffer with its length. Our loaders return
@@ -40,7 +40,8 @@ export default async function handleRequest(
   if (await settleHydrationData(routerContext)) {
     const html = renderToString(document(request, routerContext, nonce));
     if (!html.includes(CLIENT_RENDERED_BOUNDARY)) {
-      return answer(Buffer.from(html.startsWith("<html") ? DOCTYPE + html : html), responseStatusCode, responseHeaders);
+      // The streaming renderer starts a document whose root is <html> with a doctype; renderToString does not.
+      return answer(Buffer.from(html), html.startsWith("<html"), responseStatusCode, responseHeaders);
     }
     // Rendered again by the streaming renderer; the hydration data stays settled for it.
   }
@@ -49,14 +50,14 @@ export default async function handleRequest(
 
 function document(request: Request, routerContext: EntryContext, nonce: string | undefined) {
   return (
-    <DocumentContext.Provider value={{ nonce, stylesheet }}>
+    <DocumentContext.Provider value={{ nonce, stylesheet: STYLESHEET_SLOT }}>
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
     </DocumentContext.Provider>
   );
 }
 
-function answer(html: Buffer, status: number, headers: Headers): Response {
-  const body = withoutModulePreloads(html);
+function answer(html: Buffer, doctype: boolean, status: number, headers: Headers): Response {
+  const body = documentBytes(html, { stylesheet: STYLESHEET, doctype });
   headers.set("Content-Type", "text/html; charset=utf-8");
   headers.set("Content-Length", String(body.length));
   // A view of the same bytes (a Buffer's memory is an ArrayBuffer, never shared, here).
@@ -82,7 +83,7 @@ function streamWhole(
         done();
       },
       final(done) {
-        resolve(answer(Buffer.concat(chunks), responseStatusCode, responseHeaders));
+        resolve(answer(Buffer.concat(chunks), false, responseStatusCode, responseHeaders));
         done();
       },
     });

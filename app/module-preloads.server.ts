@@ -1,28 +1,62 @@
 const MODULE_PRELOAD = Buffer.from('<link rel="modulepreload"');
 const TAG_END = Buffer.from("/>");
 const HEAD_END = Buffer.from("</head>");
+const DOCTYPE = Buffer.from("<!DOCTYPE html>");
 
 /**
- * The rendered document without React Router's <link rel="modulepreload"> tags, which React
- * hoists into the head. With them, the ~100 KB of hydration code was fetched at high priority
- * before the page's own content and pictures were even parsed, sharing the network with the first
- * paint and the largest picture. Without them the same modules load as the document's closing
- * script imports them: the page paints first and hydrates a moment later.
- * Only the head is looked at, in bytes: the document is not decoded to text (its head carries the
- * whole stylesheet, about 20 KB).
+ * What the document is rendered with in place of the stylesheet's text (app/root.tsx puts it in
+ * a <style> in the head): a comment, so no text a page shows can read the same (React writes `<`
+ * of any text or attribute as `&lt;`), and its bytes are found in the rendered head.
  */
-export function withoutModulePreloads(document: Buffer): Buffer {
-  const headEnd = document.indexOf(HEAD_END);
-  if (headEnd < 0) return document;
-  const kept: Buffer[] = [];
+export const STYLESHEET_SLOT = "<!--storefront:stylesheet-->";
+const SLOT = Buffer.from(STYLESHEET_SLOT);
+
+export interface DocumentParts {
+  /** The stylesheet's bytes, put where the head holds STYLESHEET_SLOT. */
+  stylesheet?: Buffer;
+  /** Starts the document with `<!DOCTYPE html>` (renderToString leaves it out; the streaming renderer writes it). */
+  doctype?: boolean;
+}
+
+/**
+ * The bytes a rendered document is answered with, copied once: the stylesheet in its slot, and
+ * without React Router's <link rel="modulepreload"> tags, which React hoists into the head.
+ *
+ * The stylesheet (about 20 KB of a product page's 32) is the same for every page: rendered as a
+ * slot and laid in as bytes encoded once, it is not copied through React's output string, that
+ * string's flattening and its encoding for every page.
+ *
+ * The module preloads: with them, the ~100 KB of hydration code was fetched at high priority before
+ * the page's own content and pictures were even parsed, sharing the network with the first paint
+ * and the largest picture. Without them the same modules load as the document's closing script
+ * imports them: the page paints first and hydrates a moment later.
+ *
+ * Only the head is looked at, in bytes.
+ */
+export function documentBytes(rendered: Buffer, { stylesheet, doctype = false }: DocumentParts = {}): Buffer {
+  const headEnd = rendered.indexOf(HEAD_END);
+  const pieces: Buffer[] = doctype ? [DOCTYPE] : [];
   let from = 0;
-  for (let start = document.indexOf(MODULE_PRELOAD); start >= 0 && start < headEnd; start = document.indexOf(MODULE_PRELOAD, from)) {
-    const end = document.indexOf(TAG_END, start);
-    if (end < 0 || end > headEnd) break;
-    kept.push(document.subarray(from, start));
-    from = end + TAG_END.length;
+  if (headEnd >= 0) {
+    const slot = stylesheet ? rendered.indexOf(SLOT) : -1;
+    let slotDone = slot < 0 || slot > headEnd;
+    const lay = (until: number) => {
+      if (!slotDone && slot < until) {
+        pieces.push(rendered.subarray(from, slot), stylesheet!);
+        from = slot + SLOT.length;
+        slotDone = true;
+      }
+    };
+    for (let start = rendered.indexOf(MODULE_PRELOAD); start >= 0 && start < headEnd; start = rendered.indexOf(MODULE_PRELOAD, from)) {
+      const end = rendered.indexOf(TAG_END, start);
+      if (end < 0 || end > headEnd) break;
+      lay(start);
+      pieces.push(rendered.subarray(from, start));
+      from = end + TAG_END.length;
+    }
+    lay(headEnd);
   }
-  if (from === 0) return document;
-  kept.push(document.subarray(from));
-  return Buffer.concat(kept);
+  if (pieces.length === 0) return rendered;
+  pieces.push(rendered.subarray(from));
+  return Buffer.concat(pieces);
 }
