@@ -65,4 +65,23 @@ describe("server rendering", () => {
     const nonce = (page: string) => page.replace(/nonce="[^"]+"/g, 'nonce=""');
     expect(nonce(gunzipSync(body).toString())).toBe(nonce(html.toString()));
   });
+
+  it("lays the stylesheet into its slot in the head of every rendered page, signed in or not", async () => {
+    const { app } = await testApp({ ssr: await builtPages(), env: { PAGE_CACHE_ENTRIES: "0" } });
+    const cookie = await signUp(app, "styles@example.com");
+    const sheets = new Set<string>();
+    for (const [path, headers] of [["/products/1", {}], ["/", {}], ["/orders", { cookie }], ["/nowhere", {}]] as const) {
+      const html = await (await app.request(`${TEST_ORIGIN}${path}`, { headers })).text();
+      expect(html, path).toMatch(/^<!DOCTYPE html><html lang="en"><head>/);
+      // The slot the stylesheet is rendered with (app/module-preloads.server.ts) never reaches the browser.
+      expect(html, path).not.toContain("storefront:stylesheet");
+      const head = html.slice(0, html.indexOf("</head>"));
+      const styles = [...head.matchAll(/<style nonce="[^"]+">([^<]*)<\/style>/g)].map((match) => match[1]);
+      expect(styles, path).toHaveLength(1);
+      // The first and the last of the app's stylesheets (app.css, then the rest in path order).
+      expect(styles[0], path).toMatch(/^\*,\*:before,\*:after\{box-sizing:border-box\}.*background:#eaeded.*\.suggestions__option.*\}$/);
+      sheets.add(styles[0]!);
+    }
+    expect(sheets.size).toBe(1);
+  });
 });
