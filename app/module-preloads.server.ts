@@ -38,8 +38,10 @@ export function documentBytes(rendered: Buffer, { stylesheet, doctype = false }:
   const pieces: Buffer[] = doctype ? [DOCTYPE] : [];
   let from = 0;
   if (headEnd >= 0) {
-    const slot = stylesheet ? rendered.indexOf(SLOT) : -1;
-    let slotDone = slot < 0 || slot > headEnd;
+    // Searched in the head alone: the body's bytes are not read.
+    const head = rendered.subarray(0, headEnd);
+    const slot = stylesheet ? head.indexOf(SLOT) : -1;
+    let slotDone = slot < 0;
     const lay = (until: number) => {
       if (!slotDone && slot < until) {
         pieces.push(rendered.subarray(from, slot), stylesheet!);
@@ -47,9 +49,9 @@ export function documentBytes(rendered: Buffer, { stylesheet, doctype = false }:
         slotDone = true;
       }
     };
-    for (let start = rendered.indexOf(MODULE_PRELOAD); start >= 0 && start < headEnd; start = rendered.indexOf(MODULE_PRELOAD, from)) {
-      const end = rendered.indexOf(TAG_END, start);
-      if (end < 0 || end > headEnd) break;
+    for (let start = head.indexOf(MODULE_PRELOAD); start >= 0; start = head.indexOf(MODULE_PRELOAD, from)) {
+      const end = head.indexOf(TAG_END, start);
+      if (end < 0) break;
       lay(start);
       pieces.push(rendered.subarray(from, start));
       from = end + TAG_END.length;
