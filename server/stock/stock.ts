@@ -4,6 +4,7 @@ import { shortOf } from "../../lib/stock.ts";
 import type { CatalogueEvents } from "../catalogue/events.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
+import type { PaymentHolds } from "../payments/store.ts";
 import type { StockOutcome, Telemetry } from "../observability/port.ts";
 import { inTransaction, StockRefused } from "./transaction.ts";
 
@@ -125,14 +126,25 @@ export class StockService {
 
   /**
    * Whether the payment's units are still held for it (or it holds none: stock not tracked). An
-   * expired one gives its units back now, so a late confirmation cannot succeed.
+   * expired one gives its units back now, so a late confirmation cannot succeed. `known`: its
+   * holds as already read with the payment (findPaymentWithHolds at `holdsAt()`), else read here.
    */
-  async stillHeld(paymentId: string): Promise<boolean> {
-    const rows = await this.deps.db.selectFrom("reservations").select(["state", "expires_at"]).where("payment_id", "=", paymentId).execute();
-    if (rows.length === 0) return true;
-    if (rows.every((row) => row.state === "held" && Number(row.expires_at) > this.now())) return true;
+  async stillHeld(paymentId: string, known?: PaymentHolds): Promise<boolean> {
+    const holds = known ?? (await this.holdsOf(paymentId));
+    if (holds.total === 0 || holds.live === holds.total) return true;
     await this.expire(paymentId);
     return false;
+  }
+
+  /** The time a hold is live until (exclusive): what `stillHeld`'s counts are taken at. */
+  holdsAt(): number {
+    return this.now();
+  }
+
+  private async holdsOf(paymentId: string): Promise<PaymentHolds> {
+    const now = this.now();
+    const rows = await this.deps.db.selectFrom("reservations").select(["state", "expires_at"]).where("payment_id", "=", paymentId).execute();
+    return { total: rows.length, live: rows.filter((row) => row.state === "held" && Number(row.expires_at) > now).length };
   }
 
   /**
