@@ -34,8 +34,9 @@ export interface StockPayment {
 
 /**
  * Stock that never oversells. A checkout reserves its units in the transaction that records its
- * payment intent, with one conditional update per line (`stock - reserved >= n`), so concurrent
- * checkouts on any number of instances cannot take the same unit twice. Writing the order turns
+ * payment intent, with one update of all its products, each row changed only where its line's
+ * units are available (`stock - reserved >= n`), so concurrent checkouts on any number of
+ * instances cannot take the same unit twice. Writing the order turns
  * the reservation into a sale; an expired or replaced reservation gives its units back.
  */
 export class StockService {
