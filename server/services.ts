@@ -128,6 +128,7 @@ export async function createServices(
   const stock = databaseCatalogue
     ? new StockService({
         db: database.db,
+        engine: database.engine,
         events: catalogueEvents,
         log,
         reservationMs: config.RESERVATION_MINUTES * 60_000,

@@ -39,6 +39,31 @@ export class Batch {
   }
 }
 
+/**
+ * The statements already prepared on one connection, by their SQL: a checkout runs the same dozen
+ * statements over and over, and preparing one costs more than running it. Bounded: past `limit`
+ * different statements (an `in (?, ?, …)` list makes a new one per length) it starts afresh.
+ * Not for `iterate`: a statement being iterated cannot run anything else until it is done.
+ */
+export class StatementCache {
+  private readonly statements = new Map<string, SqliteDatabase.Statement>();
+
+  constructor(
+    private readonly database: SqliteDatabase.Database,
+    private readonly limit = 500,
+  ) {}
+
+  get(sql: string): SqliteDatabase.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.database.prepare(sql);
+      if (this.statements.size >= this.limit) this.statements.clear();
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
 /** Runs a prepared statement: rows for a statement that returns them, else the counts. */
 export function run(statement: SqliteDatabase.Statement, parameters: readonly unknown[]): QueryResult<unknown> {
   if (statement.reader) return { rows: statement.all(parameters) };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely, Selectable, Transaction } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import { decodeCursor, olderThan, pageOf } from "../db/cursor.ts";
 import type { Engine } from "../db/database.ts";
 import type { MailOutboxTable, Schema } from "../db/schema.ts";
@@ -36,6 +36,38 @@ export async function enqueueMail<K extends MailKind>(
       created: mail.now,
       sent_at: null,
     })
+    .onConflict((oc) => oc.columns(["kind", "dedupe_key"]).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Writes a message to the outbox addressed to a shop account's email as it is now, read by the
+ * same statement (`insert … select … from "user"`). False when no such account or the message
+ * exists already (one per kind and key, as enqueueMail).
+ */
+export async function enqueueMailToUser<K extends MailKind>(db: Db, mail: { kind: K; key: string; userId: string; payload: PayloadOf<K>; now: number }): Promise<boolean> {
+  const result = await db
+    .insertInto("mail_outbox")
+    .columns(["id", "kind", "dedupe_key", "recipient", "payload", "status", "attempts", "next_attempt_at", "last_error", "created", "sent_at"])
+    .expression((eb) =>
+      eb
+        .selectFrom("user")
+        .select([
+          sql.val(randomUUID()).as("id"),
+          sql.val(mail.kind).as("kind"),
+          sql.val(mail.key).as("dedupe_key"),
+          "user.email",
+          sql.val(JSON.stringify(mail.payload)).as("payload"),
+          sql.lit("pending").as("status"),
+          sql.lit(0).as("attempts"),
+          sql.val(mail.now).as("next_attempt_at"),
+          sql.lit(null).as("last_error"),
+          sql.val(mail.now).as("created"),
+          sql.lit(null).as("sent_at"),
+        ])
+        .where("user.id", "=", mail.userId),
+    )
     .onConflict((oc) => oc.columns(["kind", "dedupe_key"]).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;

@@ -12,7 +12,7 @@ import type { OrdersService } from "../orders/service.ts";
 import { RESERVATION_EXPIRED } from "../../lib/stock.ts";
 import type { StockService } from "../stock/stock.ts";
 import type { GatewayRefund, IntentState, PaymentGateway } from "./gateway.ts";
-import { findPayment, insertPayment, markSucceeded, type Payment } from "./store.ts";
+import { findPayment, findPaymentWithHolds, insertPayment, markSucceeded, type Payment, type PaymentHolds } from "./store.ts";
 
 export type PaymentFailure = { ok: false; status: 400 | 402 | 404 | 409 | 422 | 503; message: string; code?: string; declineCode?: string };
 export type PaymentResult<T> = { ok: true; value: T } | PaymentFailure;
@@ -142,11 +142,13 @@ export class PaymentsService {
     const cards = this.deps.gateway.cards;
     if (!cards) return fail(404, "Card confirmation happens with Stripe in this shop.");
     const id = cards.intentIdOf(input.clientSecret);
-    const payment = id ? await findPayment(this.deps.db, id) : null;
+    const stock = this.deps.stock;
+    // The payment and, where stock is tracked, its reservations' state in one read.
+    const payment: (Payment & { holds?: PaymentHolds }) | null = !id ? null : stock ? await findPaymentWithHolds(this.deps.db, id, stock.holdsAt()) : await findPayment(this.deps.db, id);
     if (!payment || payment.userId !== userId || !cards.secretMatches(input.clientSecret, payment.clientSecretHash)) return NOT_FOUND;
     if (payment.status === "succeeded") return this.alreadySucceeded();
     // Stock (issue 22): no card is charged for units no longer held.
-    if (this.deps.stock && !(await this.deps.stock.stillHeld(payment.id))) return fail(409, RESERVATION_EXPIRED, "reservation_expired");
+    if (stock && !(await stock.stillHeld(payment.id, payment.holds))) return fail(409, RESERVATION_EXPIRED, "reservation_expired");
     // Expired unpaid (the reconciler cancelled it): the checkout starts again with a new intent.
     if (payment.status === "canceled") return fail(409, "This payment has expired. Please start the checkout again.", "payment_intent_unexpected_state");
     const outcome = cards.charge(input.card, new Date(this.now()));

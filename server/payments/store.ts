@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from "kysely";
-import type { Schema } from "../db/schema.ts";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
+import type { PaymentsTable, Schema } from "../db/schema.ts";
 import type { BasketLine } from "../orders/order.ts";
 import type { IntentStatus } from "./gateway.ts";
 
@@ -36,7 +36,31 @@ export async function insertPayment(db: Kysely<Schema>, payment: Payment): Promi
 
 export async function findPayment(db: Kysely<Schema>, id: string): Promise<Payment | null> {
   const row = await db.selectFrom("payments").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) return null;
+  return row ? toPayment(row) : null;
+}
+
+/** How many stock reservations a payment has, and how many of them still hold their units now. */
+export interface PaymentHolds {
+  total: number;
+  live: number;
+}
+
+/**
+ * A payment with its reservations counted (`PaymentHolds`), in one read: what a card
+ * confirmation needs before it charges. `now` decides which holds are still live.
+ */
+export async function findPaymentWithHolds(db: Kysely<Schema>, id: string, now: number): Promise<(Payment & { holds: PaymentHolds }) | null> {
+  const row = await db
+    .selectFrom("payments")
+    .selectAll()
+    .select(sql<number | string>`(select count(*) from reservations r where r.payment_id = payments.id)`.as("holds_total"))
+    .select(sql<number | string>`(select count(*) from reservations r where r.payment_id = payments.id and r.state = 'held' and r.expires_at > ${now})`.as("holds_live"))
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row ? { ...toPayment(row), holds: { total: Number(row.holds_total), live: Number(row.holds_live) } } : null;
+}
+
+function toPayment(row: Selectable<PaymentsTable>): Payment {
   return {
     id: row.id,
     userId: row.user_id,

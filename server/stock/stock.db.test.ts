@@ -83,6 +83,42 @@ describe.each(testEngines())("stock on %s", (engine) => {
     expect(await reservations(services)).toEqual({ reserved: 1, refused: 1, expired: 0, sold: 1 });
   });
 
+  it("a basket of several products: one short line refuses the whole checkout; a paid one sells each line", async () => {
+    const { app, database, alice, bob } = await setup();
+    const basket = (lines: Array<[number, number]>) => ({ items: lines.map(([id, amount]) => ({ id, amount })), total: lines.reduce((sum, [id, amount]) => sum + priceCents(id) * amount, 0) });
+    const before = { 1: await stockOf(database, 1), 2: await stockOf(database, 2) };
+    // Products 1 and 2 have plenty; the ring (8) has 3: the last line is short, so nothing is held.
+    const refused = await app.request("/api/payment/create", jsonPost(basket([[1, 2], [2, 1], [RING, 4]]), { cookie: bob }));
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ error: { message: `Only 3 left of ${RING_TITLE}.`, code: "insufficient_stock" } });
+    expect([await stockOf(database, 1), await stockOf(database, 2), await stockOf(database, RING)]).toEqual([before[1], before[2], { stock: 3, reserved: 0 }]);
+    const created = await app.request("/api/payment/create", jsonPost(basket([[RING, 2], [2, 1], [1, 2]]), { cookie: alice }));
+    expect(created.status).toBe(200);
+    expect([await stockOf(database, 1), await stockOf(database, 2), await stockOf(database, RING)]).toEqual([
+      { stock: before[1].stock, reserved: 2 },
+      { stock: before[2].stock, reserved: 1 },
+      { stock: 3, reserved: 2 },
+    ]);
+    // Bob's basket now finds 1 ring left, counting nothing of Alice's.
+    const short = await app.request("/api/payment/create", jsonPost(basket([[1, 1], [RING, 2]]), { cookie: bob }));
+    expect(await short.json()).toEqual({ error: { message: `Only 1 left of ${RING_TITLE}.`, code: "insufficient_stock" } });
+    expect((await confirm(app, alice, await secret(created))).status).toBe(200);
+    expect([await stockOf(database, 1), await stockOf(database, 2), await stockOf(database, RING)]).toEqual([
+      { stock: before[1].stock - 2, reserved: 0 },
+      { stock: before[2].stock - 1, reserved: 0 },
+      { stock: 1, reserved: 0 },
+    ]);
+    // Alice's next checkout may take what is left, her own earlier units aside.
+    const again = await app.request("/api/payment/create", jsonPost(basket([[RING, 1], [1, 1]]), { cookie: alice }));
+    expect(again.status).toBe(200);
+    const replaced = await app.request("/api/payment/create", jsonPost(basket([[RING, 1]]), { cookie: alice }));
+    expect(replaced.status).toBe(200);
+    expect([await stockOf(database, 1), await stockOf(database, RING)]).toEqual([
+      { stock: before[1].stock - 2, reserved: 0 },
+      { stock: 1, reserved: 1 },
+    ]);
+  });
+
   it("a new create by the same shopper releases the earlier reservation, which can no longer be paid", async () => {
     const { app, database, alice } = await setup();
     const first = await secret(await create(app, alice, 3));

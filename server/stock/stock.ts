@@ -4,6 +4,7 @@ import { shortOf } from "../../lib/stock.ts";
 import type { CatalogueEvents } from "../catalogue/events.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
+import type { PaymentHolds } from "../payments/store.ts";
 import type { StockOutcome, Telemetry } from "../observability/port.ts";
 import { inTransaction, StockRefused } from "./transaction.ts";
 
@@ -12,6 +13,8 @@ type Db = Kysely<Schema> | Transaction<Schema>;
 
 export interface StockDeps {
   db: Kysely<Schema>;
+  /** PostgreSQL locks the products' rows in id order explicitly (SQLite has one writer at a time). */
+  engine?: "sqlite" | "postgres";
   events: CatalogueEvents;
   log: Logger;
   reservationMs: number;
@@ -31,8 +34,9 @@ export interface StockPayment {
 
 /**
  * Stock that never oversells. A checkout reserves its units in the transaction that records its
- * payment intent, with one conditional update per line (`stock - reserved >= n`), so concurrent
- * checkouts on any number of instances cannot take the same unit twice. Writing the order turns
+ * payment intent, with one update of all its products, each row changed only where its line's
+ * units are available (`stock - reserved >= n`), so concurrent checkouts on any number of
+ * instances cannot take the same unit twice. Writing the order turns
  * the reservation into a sale; an expired or replaced reservation gives its units back.
  */
 export class StockService {
@@ -47,11 +51,9 @@ export class StockService {
    * The shopper's own open reservation counts as available: a new checkout gives it back.
    */
   async check(userId: string, lines: BasketLine[]): Promise<StockRefusal | null> {
-    const rows = await this.available(this.deps.db, lines.map((line) => line.id));
-    const own = await this.deps.db.selectFrom("reservations").select(["product_id", "amount"]).where("user_id", "=", userId).where("state", "=", "held").execute();
+    const rows = await this.available(this.deps.db, lines.map((line) => line.id), userId);
     for (const line of lines) {
-      const mine = own.filter((row) => row.product_id === line.id).reduce((sum, row) => sum + row.amount, 0);
-      const left = rows.has(line.id) ? rows.get(line.id)! + mine : undefined;
+      const left = rows.get(line.id);
       if (left !== undefined && left < line.amount) {
         this.count("refused");
         return refusal(line.title, left);
@@ -71,9 +73,16 @@ export class StockService {
     let expired = 0;
     try {
       await inTransaction(this.deps.db, async (trx) => {
-        const released = await trx.updateTable("reservations").set({ state: "released" }).where("user_id", "=", payment.userId).where("state", "=", "held").returning(["payment_id", "product_id", "amount"]).execute();
-        const lapsed = await this.lapse(trx, { productIds: lines.map((line) => line.id) }, now);
-        const given = [...released, ...lapsed];
+        // This shopper's earlier open reservation is released, and any lapsed one on these
+        // products expires, in one statement (the shopper's own counts as released).
+        const given = await trx
+          .updateTable("reservations")
+          .set({ state: sql<"released" | "expired">`case when user_id = ${payment.userId} then 'released' else 'expired' end` })
+          .where("state", "=", "held")
+          .where((eb) => eb.or([eb("user_id", "=", payment.userId), eb.and([eb("product_id", "in", lines.map((line) => line.id)), eb("expires_at", "<=", now)])]))
+          .returning(["payment_id", "product_id", "amount", "state"])
+          .execute();
+        const lapsed = given.filter((row) => row.state === "expired");
         const back = new Map<number, number>();
         for (const row of given) back.set(row.product_id, (back.get(row.product_id) ?? 0) + row.amount);
         const wanted = new Map(lines.map((line) => [line.id, line]));
@@ -85,22 +94,21 @@ export class StockService {
           .insertInto("reservations")
           .values(lines.map((line) => ({ payment_id: payment.id, product_id: line.id, user_id: payment.userId, amount: line.amount, state: "held" as const, expires_at: now + this.deps.reservationMs, created: now })))
           .execute();
-        // Rows are locked in ascending id order, so two checkouts never wait on each other in a cycle.
+        // One statement for every product: each line's units are taken only where that many are
+        // available (less what this checkout gives back), so no unit is ever taken twice.
         const ids = [...new Set([...back.keys(), ...wanted.keys()])].sort((a, b) => a - b);
-        for (const id of ids) {
+        const changes = ids.map((id) => {
           const released = back.get(id) ?? 0;
-          const line = wanted.get(id);
-          const n = line?.amount ?? 0;
-          const update = trx
-            .updateTable("products")
-            .set({ reserved: sql<number>`reserved - ${released} + ${n}`, updated: now })
-            .where("id", "=", id);
-          const result = await (n > 0 ? update.where(sql<boolean>`stock - reserved + ${released} >= ${n}`) : update).executeTakeFirst();
-          if (line && Number(result.numUpdatedRows) === 0) {
-            const left = (await this.available(trx, [id])).get(id);
-            // A product the database does not hold is not tracked here (pricing already refused unknown ones).
-            if (left !== undefined) throw new StockRefused(refusal(line.title, left + released));
-          }
+          const n = wanted.get(id)?.amount ?? 0;
+          return { id, stock: 0, reserved: n - released, ...(n > 0 ? { need: { units: n, givenBack: released } } : {}) };
+        });
+        const updated = new Set((await this.updateProducts(trx, changes, now)).map((row) => row.id));
+        for (const change of changes) {
+          const line = wanted.get(change.id);
+          if (!line || updated.has(change.id)) continue;
+          const left = (await this.available(trx, [change.id])).get(change.id);
+          // A product the database does not hold is not tracked here (pricing already refused unknown ones).
+          if (left !== undefined) throw new StockRefused(refusal(line.title, left + (back.get(change.id) ?? 0)));
         }
         await this.deps.events.publish(trx, { ids });
         givenBack = given.map((row) => row.payment_id);
@@ -119,14 +127,25 @@ export class StockService {
 
   /**
    * Whether the payment's units are still held for it (or it holds none: stock not tracked). An
-   * expired one gives its units back now, so a late confirmation cannot succeed.
+   * expired one gives its units back now, so a late confirmation cannot succeed. `known`: its
+   * holds as already read with the payment (findPaymentWithHolds at `holdsAt()`), else read here.
    */
-  async stillHeld(paymentId: string): Promise<boolean> {
-    const rows = await this.deps.db.selectFrom("reservations").select(["state", "expires_at"]).where("payment_id", "=", paymentId).execute();
-    if (rows.length === 0) return true;
-    if (rows.every((row) => row.state === "held" && Number(row.expires_at) > this.now())) return true;
+  async stillHeld(paymentId: string, known?: PaymentHolds): Promise<boolean> {
+    const holds = known ?? (await this.holdsOf(paymentId));
+    if (holds.total === 0 || holds.live === holds.total) return true;
     await this.expire(paymentId);
     return false;
+  }
+
+  /** The time a hold is live until (exclusive): what `stillHeld`'s counts are taken at. */
+  holdsAt(): number {
+    return this.now();
+  }
+
+  private async holdsOf(paymentId: string): Promise<PaymentHolds> {
+    const now = this.now();
+    const rows = await this.deps.db.selectFrom("reservations").select(["state", "expires_at"]).where("payment_id", "=", paymentId).execute();
+    return { total: rows.length, live: rows.filter((row) => row.state === "held" && Number(row.expires_at) > now).length };
   }
 
   /**
@@ -150,17 +169,9 @@ export class StockService {
     }
     this.count("sold");
     sold.sort((a, b) => a.id - b.id);
-    // Each update answers the stock it leaves: no second read while the rows are locked.
-    const below: Array<{ id: number }> = [];
-    for (const line of sold) {
-      const row = await trx
-        .updateTable("products")
-        .set({ stock: sql<number>`stock - ${line.amount}`, reserved: line.held ? sql<number>`reserved - ${line.amount}` : sql<number>`reserved`, updated: now })
-        .where("id", "=", line.id)
-        .returning(["id", "stock"])
-        .executeTakeFirst();
-      if (row && row.stock < 0) below.push({ id: row.id });
-    }
+    // One update for every line, answering the stock it leaves: no second read while the rows are locked.
+    const rows = await this.updateProducts(trx, sold.map((line) => ({ id: line.id, stock: line.amount, reserved: line.held ? -line.amount : 0 })), now);
+    const below = rows.filter((row) => row.stock < 0);
     const ids = sold.map((line) => line.id);
     if (below.length > 0) {
       await trx.updateTable("orders").set({ status: "oversold" }).where("id", "=", payment.id).execute();
@@ -237,17 +248,45 @@ export class StockService {
     await trx.updateTable("payments").set({ status: "canceled", updated: now }).where("id", "in", ids).where("gateway", "=", "test").where("status", "!=", "succeeded").execute();
   }
 
-  /** Units available now (stock less live reservations: lapsed ones count as given back) of each of `ids` the database holds. */
-  private async available(db: Db, ids: number[]): Promise<Map<number, number>> {
+  /**
+   * Units available now (stock less live reservations: lapsed ones count as given back) of each of
+   * `ids` the database holds; with `userId`, that shopper's own held units count as available too
+   * (a new checkout gives them back). One statement.
+   */
+  private async available(db: Db, ids: number[], userId?: string): Promise<Map<number, number>> {
     if (ids.length === 0) return new Map();
     const now = this.now();
     const rows = await db
       .selectFrom("products as p")
       .select(["p.id", "p.stock", "p.reserved"])
       .select(sql<number | string | null>`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.expires_at <= ${now})`.as("lapsed"))
+      .select(sql<number | string | null>`${userId === undefined ? sql`null` : sql`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.user_id = ${userId})`}`.as("mine"))
       .where("p.id", "in", ids)
       .execute();
-    return new Map(rows.map((row) => [row.id, Math.max(0, row.stock - row.reserved + Number(row.lapsed ?? 0))]));
+    return new Map(rows.map((row) => [row.id, Math.max(0, row.stock - row.reserved + Number(row.lapsed ?? 0)) + Number(row.mine ?? 0)]));
+  }
+
+  /**
+   * Changes several products in one statement: `stock` units taken off each one's stock and
+   * `reserved` added to its reserved units. A change with `need` applies only while the product has
+   * `need.units` available once `need.givenBack` units are back (`stock - reserved + givenBack >=
+   * units`). Answers the rows changed, with the stock each has left. On PostgreSQL the rows are
+   * locked in ascending id order first (a subquery `for update`), so two checkouts never wait on
+   * each other in a cycle; SQLite runs one writer at a time.
+   */
+  private async updateProducts(trx: Transaction<Schema>, changes: Array<{ id: number; stock: number; reserved: number; need?: { units: number; givenBack: number } }>, now: number): Promise<Array<{ id: number; stock: number }>> {
+    if (changes.length === 0) return [];
+    const int = (value: number) => sql`cast(${value} as integer)`;
+    const byId = (value: (change: (typeof changes)[number]) => number) => sql`case p.id ${sql.join(changes.map((change) => sql`when ${change.id} then ${int(value(change))}`), sql` `)} else 0 end`;
+    const guarded = changes.filter((change) => change.need);
+    const guard = guarded.length === 0 ? sql`1 = 1` : sql`case p.id ${sql.join(guarded.map(({ id, need }) => sql`when ${id} then p.stock - p.reserved + ${int(need!.givenBack)} >= ${int(need!.units)}`), sql` `)} else 1 = 1 end`;
+    const ids = sql.join(changes.map((change) => sql`${change.id}`));
+    const set = sql`stock = p.stock - ${byId((change) => change.stock)}, reserved = p.reserved + ${byId((change) => change.reserved)}, updated = ${now}`;
+    const query =
+      this.deps.engine === "postgres"
+        ? sql<{ id: number; stock: number }>`update products as p set ${set} from (select id as locked_id from products where id in (${ids}) order by id for update) as locked where p.id = locked.locked_id and ${guard} returning id, stock`
+        : sql<{ id: number; stock: number }>`update products as p set ${set} where p.id in (${ids}) and ${guard} returning id, stock`;
+    return (await query.execute(trx)).rows;
   }
 }
 
