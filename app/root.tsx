@@ -13,7 +13,7 @@ import type { Route } from "./+types/root";
 import { EARLY_TAPS_SCRIPT } from "./basket/early-taps.ts";
 import { StoreProvider } from "./basket/store.tsx";
 import { Header } from "./components/Header.tsx";
-import { allPartsHydrated, HydrateLater, MAIN_GROUP } from "./components/HydrateLater.tsx";
+import { allPartsHydrated, HEADER_GROUP, HydrateLater, MAIN_GROUP } from "./components/HydrateLater.tsx";
 import { NotFound } from "./components/NotFound.tsx";
 import { Spinner } from "./components/Spinner.tsx";
 import { useDocumentAssets } from "./document.ts";
@@ -53,8 +53,10 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <StoreProvider user={user}>
-          <Header />
-          {/* The page's own content hydrates in a task after the header's (HydrateLater.tsx). */}
+          {/* The header and then the page's own content each hydrate in a task of their own (HydrateLater.tsx). */}
+          <HydrateLater group={HEADER_GROUP}>
+            <Header />
+          </HydrateLater>
           <HydrateLater group={MAIN_GROUP}>
             <main id="main" className="page">
               {children}

@@ -17,8 +17,12 @@ import { type ReactElement, Suspense } from "react";
  * nothing waits.
  */
 
-/** The turn of every page's <main> (root.tsx): the header hydrates first, the page's content next; parts of a page come after it. */
-export const MAIN_GROUP = 0;
+/**
+ * The turns of every page's header and <main> (root.tsx): the router and the document's frame
+ * hydrate first, then the header, then the page's content; parts of a page come after it.
+ */
+export const HEADER_GROUP = 0;
+export const MAIN_GROUP = 1;
 
 interface Gate {
   open: boolean;
