@@ -10,7 +10,7 @@ import mensClothing from "../assets/categories/mens-clothing.svg";
 import womensClothing from "../assets/categories/womens-clothing.svg";
 import { Carousel } from "../components/Carousel.tsx";
 import { CategoryTile } from "../components/CategoryTile.tsx";
-import { HydrateLater, MAIN_GROUP } from "../components/HydrateLater.tsx";
+import { HydrateLater, cardTurn } from "../components/HydrateLater.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 
@@ -37,9 +37,6 @@ const TILES = [
   { title: "Jewelry", category: "jewelery", image: jewelery },
 ];
 
-/** How many product cards hydrate in one task (HydrateLater.tsx): each task well under 50 ms on a slow phone. */
-const CARDS_PER_TASK = 4;
-
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <div className="home">
@@ -57,7 +54,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <ul className="product-grid">
           {loaderData.products.map((product, i) => (
             // The list is below the fold: its cards hydrate after the rest of the page, a few per task.
-            <HydrateLater key={product.id} group={MAIN_GROUP + 1 + Math.floor(i / CARDS_PER_TASK)}>
+            <HydrateLater key={product.id} group={cardTurn(i)}>
               <li>
                 <ProductCard product={product} showAdd />
               </li>
