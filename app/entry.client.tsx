@@ -63,7 +63,9 @@ function setServerOnlyHeadAside(): () => void {
  * HydratedRouter's first render suspends (throws a promise) until the loader data streamed into
  * the document is decoded. React's root waits for that by itself; Preact, with no Suspense boundary
  * above it, throws the promise back out before it has touched the page (a boundary would render
- * the page anew instead of hydrating it), so hydration starts again once it has settled.
+ * the page anew instead of hydrating it), so hydration starts again once it has settled, in a task
+ * of its own: the decoding and the router's creation with the page's hydration would be one task
+ * long enough to hold back a tap on a slow phone.
  */
 function hydrate() {
   const putBack = setServerOnlyHeadAside();
@@ -76,7 +78,7 @@ function hydrate() {
     );
   } catch (thrown) {
     if (!(thrown instanceof Promise)) throw thrown;
-    void thrown.then(hydrate);
+    void thrown.then(() => inNextTask(hydrate));
   } finally {
     putBack();
   }

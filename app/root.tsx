@@ -13,6 +13,7 @@ import type { Route } from "./+types/root";
 import { EARLY_TAPS_SCRIPT } from "./basket/early-taps.ts";
 import { StoreProvider } from "./basket/store.tsx";
 import { Header } from "./components/Header.tsx";
+import { allPartsHydrated, HEADER_GROUP, HydrateLater, MAIN_GROUP } from "./components/HydrateLater.tsx";
 import { NotFound } from "./components/NotFound.tsx";
 import { Spinner } from "./components/Spinner.tsx";
 import { useDocumentAssets } from "./document.ts";
@@ -52,10 +53,15 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <StoreProvider user={user}>
-          <Header />
-          <main id="main" className="page">
-            {children}
-          </main>
+          {/* The header and then the page's own content each hydrate in a task of their own (HydrateLater.tsx). */}
+          <HydrateLater group={HEADER_GROUP}>
+            <Header />
+          </HydrateLater>
+          <HydrateLater group={MAIN_GROUP}>
+            <main id="main" className="page">
+              {children}
+            </main>
+          </HydrateLater>
         </StoreProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -66,9 +72,12 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   const navigation = useNavigation();
-  // Marks the document once React has taken over, so tests (and tooling) know clicks now work.
+  // Marks the document once React has taken over, every part the first hydration put off included
+  // (HydrateLater.tsx), so tests (and tooling) know clicks now work.
   useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
+    void allPartsHydrated().then(() => {
+      document.documentElement.dataset.hydrated = "true";
+    });
   }, []);
   return (
     <>

@@ -19,6 +19,13 @@ describe("formatCount", () => {
   ])("%d -> %s", (n, text) => {
     expect(formatCount(n)).toBe(text);
   });
+
+  it("writes every number as Intl's en-US format does", () => {
+    const intl = new Intl.NumberFormat("en-US");
+    const numbers = [0, -0, 999, 1000, -1000, 999999, 1000000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1.5, 1234.5678, Number.NaN];
+    for (let i = 0; i < 2000; i++) numbers.push(Math.floor(Math.random() * 10 ** (1 + (i % 15))) * (i % 4 === 0 ? -1 : 1));
+    for (const n of numbers) expect(formatCount(n), String(n)).toBe(intl.format(n));
+  });
 });
 
 describe("itemCount", () => {

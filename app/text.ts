@@ -1,11 +1,21 @@
+import { groupThousands } from "../lib/basket.ts";
+
 /** Spec section 1: the name in the header's "Hello {name}" is the part of the email before the @. */
 export const displayName = (email: string): string => email.split("@")[0] ?? email;
 
-// Made once: `toLocaleString("en-US")` builds a new number format on every call (each card of each render).
-const wholeNumbers = new Intl.NumberFormat("en-US");
+// Made once, when first needed: `toLocaleString("en-US")` builds a new number format on every call.
+let numbers: Intl.NumberFormat | undefined;
 
-/** A count as people read it: 1,234. */
-export const formatCount = (n: number): string => wholeNumbers.format(n);
+/**
+ * A count as people read it: 1,234 (as `Intl.NumberFormat("en-US")` writes it). Whole numbers are
+ * written out by hand: a page's first Intl formatter loads the browser's locale data, tens of
+ * milliseconds on a slow phone while the page starts.
+ */
+export function formatCount(n: number): string {
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) return (n < 0 ? "-" : "") + groupThousands(Math.abs(n));
+  numbers ??= new Intl.NumberFormat("en-US");
+  return numbers.format(n);
+}
 
 /** "1 item", "3 items". */
 export const itemCount = (n: number): string => `${n} ${n === 1 ? "item" : "items"}`;

@@ -11,8 +11,18 @@ describe("formatCents", () => {
     [1599, "$15.99"],
     [123456789, "$1,234,567.89"],
     [5, "$0.05"],
+    [-5, "-$0.05"],
+    [-123456, "-$1,234.56"],
+    [100000, "$1,000.00"],
   ])("%d cents -> %s", (cents, text) => {
     expect(formatCents(cents)).toBe(text);
+  });
+
+  it("writes every amount as Intl's en-US dollars do", () => {
+    const intl = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+    const amounts = [0, -0, 1, 99, 100, 101, 99999, 100000, 999999, 1000000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 12.5, 0.4, -1.5];
+    for (let i = 0; i < 2000; i++) amounts.push(Math.floor(Math.random() * 10 ** (1 + (i % 12))) * (i % 3 === 0 ? -1 : 1));
+    for (const cents of amounts) expect(formatCents(cents), String(cents)).toBe(intl.format(cents / 100));
   });
 });
 

@@ -29,9 +29,33 @@ export const subtotalCents = (lines: readonly BasketLine[]): number => lines.red
 /** The header's cart count: the sum of the amounts, not the number of lines. */
 export const basketCount = (lines: readonly BasketLine[]): number => lines.reduce((sum, line) => sum + line.amount, 0);
 
-const dollars = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+/**
+ * A whole, non-negative number's digits with a comma between each group of three: 1234567 ->
+ * "1,234,567", as `Intl.NumberFormat("en-US")` writes it.
+ */
+export function groupThousands(whole: number): string {
+  const digits = String(whole);
+  let grouped = "";
+  for (let end = digits.length; end > 0; end -= 3) grouped = (end > 3 ? "," : "") + digits.slice(Math.max(0, end - 3), end) + grouped;
+  return grouped;
+}
 
-/** Integer cents as dollars with thousands separators and two decimals: 123400 -> "$1,234.00". */
+let dollars: Intl.NumberFormat | undefined;
+/** Above this many cents Intl's own figure (of cents / 100, a float) drifts from the exact one; Intl's is kept. */
+const LARGEST_BY_HAND = 1e15;
+
+/**
+ * Integer cents as dollars with thousands separators and two decimals: 123400 -> "$1,234.00",
+ * -5 -> "-$0.05", as `Intl.NumberFormat("en-US", { style: "currency", currency: "USD" })` writes
+ * them. Written out by hand: a page's first Intl formatter loads the browser's locale data, tens of
+ * milliseconds on a slow phone in the middle of the page's start-up. Anything but a whole number of
+ * cents, or more than ten trillion dollars, still goes to Intl.
+ */
 export function formatCents(cents: number): string {
-  return dollars.format(cents / 100);
+  if (!Number.isInteger(cents) || Math.abs(cents) > LARGEST_BY_HAND || Object.is(cents, -0)) {
+    dollars ??= new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+    return dollars.format(cents / 100);
+  }
+  const size = Math.abs(cents);
+  return `${cents < 0 ? "-" : ""}$${groupThousands(Math.floor(size / 100))}.${String(size % 100).padStart(2, "0")}`;
 }

@@ -7,11 +7,17 @@
 const QUEUE = "__storefrontEarlyAdds";
 /** Set on a button tapped early; the card takes it off once it has added what was tapped. */
 export const TAPPED = "data-tapped-early";
+/**
+ * Set on a button whose card has taken over (added its early taps): its clicks go to the app even
+ * while other parts of the page are still to be hydrated (HydrateLater.tsx), so none is kept for a
+ * card that has already looked.
+ */
+export const LIVE = "data-live";
 
 export const EARLY_TAPS_SCRIPT =
   `(function(){var q=window.${QUEUE}=[];document.addEventListener("click",function(e){` +
   `if(document.documentElement.hasAttribute("data-hydrated"))return;` +
-  `var b=e.target&&e.target.closest&&e.target.closest("[data-add-to-basket]");if(!b)return;` +
+  `var b=e.target&&e.target.closest&&e.target.closest("[data-add-to-basket]");if(!b||b.hasAttribute("${LIVE}"))return;` +
   // Kept from React's own listeners too, should they be attached before the card has taken it.
   `e.stopImmediatePropagation();q.push(b.getAttribute("data-add-to-basket"));` +
   // Seen at once (a tick on the button, ProductCard.css), so nobody taps again for want of a sign.

@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import type { Product } from "../../server/catalogue/product.ts";
-import { TAPPED, takeEarlyTaps } from "../basket/early-taps.ts";
+import { LIVE, TAPPED, takeEarlyTaps } from "../basket/early-taps.ts";
 import { useStore } from "../basket/store.tsx";
 import { availabilityText, inStock } from "../../lib/stock.ts";
 import { Price } from "./Price.tsx";
@@ -48,6 +48,7 @@ export function ProductCard({ product, flex, showDescription, showAdd, showStock
     if (!showAdd || !available) return;
     for (let taps = takeEarlyTaps(product.id); taps > 0; taps--) dispatch({ type: "ADD_TO_BASKET", item: product });
     addButton.current?.removeAttribute(TAPPED);
+    addButton.current?.setAttribute(LIVE, "");
   }, [showAdd, available, product, dispatch]);
   return (
     <article className={`card${flex ? " card--flex" : ""}`} aria-label={product.title}>

@@ -10,6 +10,7 @@ import mensClothing from "../assets/categories/mens-clothing.svg";
 import womensClothing from "../assets/categories/womens-clothing.svg";
 import { Carousel } from "../components/Carousel.tsx";
 import { CategoryTile } from "../components/CategoryTile.tsx";
+import { HydrateLater, cardTurn } from "../components/HydrateLater.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 
@@ -51,10 +52,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           All products
         </h2>
         <ul className="product-grid">
-          {loaderData.products.map((product) => (
-            <li key={product.id}>
-              <ProductCard product={product} showAdd />
-            </li>
+          {loaderData.products.map((product, i) => (
+            // The list is below the fold: its cards hydrate after the rest of the page, a few per task.
+            <HydrateLater key={product.id} group={cardTurn(i)}>
+              <li>
+                <ProductCard product={product} showAdd />
+              </li>
+            </HydrateLater>
           ))}
         </ul>
       </section>

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/results";
+import { HydrateLater, cardTurn } from "../components/HydrateLater.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 
@@ -19,10 +20,13 @@ export default function Results({ loaderData: { category, products } }: Route.Co
         <p className="panel">No products found in the {category} category.</p>
       ) : (
         <ul className="product-grid">
-          {products.map((product) => (
-            <li key={product.id}>
-              <ProductCard product={product} headingLevel={2} />
-            </li>
+          {products.map((product, i) => (
+            // Cards hydrate after the rest of the page, a few per task (HydrateLater.tsx).
+            <HydrateLater key={product.id} group={cardTurn(i)}>
+              <li>
+                <ProductCard product={product} headingLevel={2} />
+              </li>
+            </HydrateLater>
           ))}
         </ul>
       )}

@@ -1,0 +1,118 @@
+import { type ReactElement, Suspense } from "react";
+
+/*
+ * Hydrating a whole page of product cards is one long task on a slow phone (Lighthouse's mobile
+ * run: about 190 ms at its 4x CPU slowdown on the home page), and a task that long holds back any
+ * tap. Parts of a page wrapped in <HydrateLater> are hydrated after the rest, one group per task:
+ * during the page's first hydration each part suspends (throws a promise) inside a Suspense
+ * boundary of its own, Preact keeps its server-rendered DOM as it is (a suspended part is neither
+ * removed nor rendered again) and hydrates it in place once its group's turn has come. Nothing is
+ * drawn differently meanwhile: the markup is the server's.
+ *
+ * Preact keeps one DOM node for a part that suspends while hydrating, the first node it would
+ * claim, so each part must render exactly one element at its top (React's Suspense markers around
+ * it, `<!--$-->` and `<!--/$-->`, are comments, which Preact passes over).
+ *
+ * On the server, and in every render after the page's first hydration (client navigations),
+ * nothing waits.
+ */
+
+/**
+ * The turns of every page's header and <main> (root.tsx): the router and the document's frame
+ * hydrate first, then the header, then the page's content; parts of a page come after it.
+ */
+export const HEADER_GROUP = 0;
+export const MAIN_GROUP = 1;
+
+/** How many product cards of a grid hydrate in one turn: each turn well under 50 ms on a slow phone. */
+const CARDS_PER_TURN = 4;
+
+/** The turn of the card at `index` of a page's product grid: after the page's content, a few cards at a time. */
+export const cardTurn = (index: number): number => MAIN_GROUP + 1 + Math.floor(index / CARDS_PER_TURN);
+
+interface Gate {
+  open: boolean;
+  promise: Promise<void>;
+  release(): void;
+}
+
+const gates: Gate[] = [];
+/** True once every part of the first hydration has had its turn: nothing waits any more. */
+let settled = typeof document === "undefined";
+let whenSettled: Promise<void> | null = null;
+let markSettled: () => void = () => {};
+
+/**
+ * Runs `callback` in a task of its own, as soon as the browser has one free (a MessageChannel, as
+ * React's scheduler and entry.client.tsx do: no timer clamping, no fake clock holding it back).
+ */
+function inNextTask(callback: () => void): void {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    callback();
+  };
+  channel.port2.postMessage(null);
+}
+
+/**
+ * Opens the next group's gate; the parts waiting on it hydrate in this task's microtasks (the
+ * Suspense boundaries' renders), and the group after it gets the next task. One task after the
+ * last group, the page counts as hydrated.
+ */
+function openNext(): void {
+  const next = gates.find((gate) => !gate.open);
+  if (!next) {
+    settled = true;
+    markSettled();
+    return;
+  }
+  next.open = true;
+  next.release();
+  inNextTask(openNext);
+}
+
+function gateFor(group: number): Gate {
+  if (gates.length === 0) inNextTask(openNext);
+  while (gates.length <= group) {
+    let release = () => {};
+    const promise = new Promise<void>((resolve) => (release = resolve));
+    gates.push({ open: false, promise, release });
+  }
+  return gates[group]!;
+}
+
+/**
+ * Resolves once every part the first hydration put off has been hydrated (at once if there were
+ * none): what the app waits for before it marks the document as hydrated.
+ */
+export function allPartsHydrated(): Promise<void> {
+  if (settled) return Promise.resolve();
+  whenSettled ??= new Promise<void>((resolve) => (markSettled = resolve));
+  // No part asked to wait: the first hydration has none to put off.
+  if (gates.length === 0) {
+    settled = true;
+    markSettled();
+  }
+  return whenSettled;
+}
+
+function Waiting({ group, children }: { group: number; children: ReactElement }): ReactElement {
+  if (!settled) {
+    const gate = gateFor(group);
+    if (!gate.open) throw gate.promise;
+  }
+  return children;
+}
+
+/**
+ * `children` (one element) is hydrated in turn `group` (0 first) after the rest of the page, each
+ * turn a task of its own. Parts of one group hydrate together.
+ */
+export function HydrateLater({ group, children }: { group: number; children: ReactElement }): ReactElement {
+  return (
+    <Suspense fallback={null}>
+      <Waiting group={group}>{children}</Waiting>
+    </Suspense>
+  );
+}
