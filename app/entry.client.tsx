@@ -2,6 +2,7 @@ import { Fragment, options } from "preact";
 import { StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
+import { inNextTask } from "./next-task.ts";
 
 /*
  * The browser build runs on Preact's compatibility layer in place of React (vite.config.ts): it is
@@ -25,20 +26,6 @@ options.vnode = (vnode) => {
   }
   createdVNode?.(vnode);
 };
-
-/**
- * Runs `callback` in a task of its own, as soon as the browser has one free: what React's scheduler
- * does (with a MessageChannel, not a timer, so that neither timer clamping in a background tab nor
- * a test's fake clock holds it back).
- */
-function inNextTask(callback: () => void): void {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    callback();
-  };
-  channel.port2.postMessage(null);
-}
 
 // Effects (useEffect) run in the next task after a render is committed, as React runs them; Preact
 // waits for the next animation frame by default, which a hidden tab never shows.

@@ -1,4 +1,5 @@
 import { type ReactElement, Suspense } from "react";
+import { inNextTask } from "../next-task.ts";
 
 /*
  * Hydrating a whole page of product cards is one long task on a slow phone (Lighthouse's mobile
@@ -41,19 +42,6 @@ const gates: Gate[] = [];
 let settled = typeof document === "undefined";
 let whenSettled: Promise<void> | null = null;
 let markSettled: () => void = () => {};
-
-/**
- * Runs `callback` in a task of its own, as soon as the browser has one free (a MessageChannel, as
- * React's scheduler and entry.client.tsx do: no timer clamping, no fake clock holding it back).
- */
-function inNextTask(callback: () => void): void {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    callback();
-  };
-  channel.port2.postMessage(null);
-}
 
 /**
  * Opens the next group's gate; the parts waiting on it hydrate in this task's microtasks (the
