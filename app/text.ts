@@ -1,4 +1,4 @@
-import { groupThousands } from "../lib/basket.ts";
+import { groupThousands } from "../lib/numbers.ts";
 
 /** Spec section 1: the name in the header's "Hello {name}" is the part of the email before the @. */
 export const displayName = (email: string): string => email.split("@")[0] ?? email;

@@ -2,6 +2,8 @@
 // what it costs and how money reads. One home, so the cart page, the checkout's refusal messages
 // and the server's pricing can never disagree.
 
+import { groupThousands } from "./numbers.ts";
+
 /** What a basket line keeps of a product: its snapshot at the time it was priced, in integer cents. */
 export interface LineProduct {
   id: number;
@@ -28,17 +30,6 @@ export const subtotalCents = (lines: readonly BasketLine[]): number => lines.red
 
 /** The header's cart count: the sum of the amounts, not the number of lines. */
 export const basketCount = (lines: readonly BasketLine[]): number => lines.reduce((sum, line) => sum + line.amount, 0);
-
-/**
- * A whole, non-negative number's digits with a comma between each group of three: 1234567 ->
- * "1,234,567", as `Intl.NumberFormat("en-US")` writes it.
- */
-export function groupThousands(whole: number): string {
-  const digits = String(whole);
-  let grouped = "";
-  for (let end = digits.length; end > 0; end -= 3) grouped = (end > 3 ? "," : "") + digits.slice(Math.max(0, end - 3), end) + grouped;
-  return grouped;
-}
 
 let dollars: Intl.NumberFormat | undefined;
 /** Above this many cents Intl's own figure (of cents / 100, a float) drifts from the exact one; Intl's is kept. */

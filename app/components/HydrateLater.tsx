@@ -40,8 +40,8 @@ interface Gate {
 const gates: Gate[] = [];
 /** True once every part of the first hydration has had its turn: nothing waits any more. */
 let settled = typeof document === "undefined";
-let whenSettled: Promise<void> | null = null;
 let markSettled: () => void = () => {};
+const whenSettled = new Promise<void>((resolve) => (markSettled = resolve));
 
 /**
  * Opens the next group's gate; the parts waiting on it hydrate in this task's microtasks (the
@@ -75,10 +75,8 @@ function gateFor(group: number): Gate {
  * none): what the app waits for before it marks the document as hydrated.
  */
 export function allPartsHydrated(): Promise<void> {
-  if (settled) return Promise.resolve();
-  whenSettled ??= new Promise<void>((resolve) => (markSettled = resolve));
-  // No part asked to wait: the first hydration has none to put off.
-  if (gates.length === 0) {
+  // No part asked to wait (the first hydration has none to put off), or all have had their turn.
+  if (settled || gates.length === 0) {
     settled = true;
     markSettled();
   }

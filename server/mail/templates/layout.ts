@@ -15,10 +15,8 @@ const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;"
 /** Text made safe for HTML content and attribute values. */
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-
-/** Integer cents as the shop shows them: 123400 -> "$1,234.00". */
-export const formatCents = (cents: number): string => usd.format(cents / 100);
+/** Integer cents as the shop shows them: 123400 -> "$1,234.00" (the pages' own formatter). */
+export { formatCents } from "../../../lib/basket.ts";
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
 
