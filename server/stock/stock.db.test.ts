@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import { readSeed, seedCatalogue } from "../catalogue/seed.ts";
 import type { AppDatabase } from "../db/database.ts";
+import { lineFrom } from "../../lib/basket.ts";
 import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
 import { parseMetrics, sampleValue } from "../../test/support/prometheus-text.ts";
 import type { Services } from "../services.ts";
@@ -117,6 +118,20 @@ describe.each(testEngines())("stock on %s", (engine) => {
       { stock: before[1].stock - 2, reserved: 0 },
       { stock: 1, reserved: 1 },
     ]);
+  });
+
+  it("a line found short only inside the reservation's transaction refuses the whole basket and changes no product", async () => {
+    // As when another checkout takes the units between the early check and this transaction: the
+    // one update of every product leaves the short row alone, and the whole transaction rolls back.
+    const { services, database } = await setup();
+    const line = (id: number, amount: number) => lineFrom({ id, title: readSeed().find((p) => p.id === id)!.title, image: "", rating: { rate: 0, count: 0 }, priceCents: priceCents(id), description: "" }, amount);
+    const before = [await stockOf(database, 1), await stockOf(database, 2), await stockOf(database, RING)];
+    let recorded = 0;
+    const refused = await services.stock!.reserve({ id: "pi_short_inside", userId: "nobody", basket: [] }, [line(1, 2), line(RING, 4), line(2, 1)], async () => void recorded++);
+    expect(refused).toEqual({ ok: false, status: 409, message: `Only 3 left of ${RING_TITLE}.`, code: "insufficient_stock" });
+    expect(recorded).toBe(1);
+    expect([await stockOf(database, 1), await stockOf(database, 2), await stockOf(database, RING)]).toEqual(before);
+    expect(await database.db.selectFrom("reservations").select("payment_id").where("payment_id", "=", "pi_short_inside").execute()).toEqual([]);
   });
 
   it("a new create by the same shopper releases the earlier reservation, which can no longer be paid", async () => {
