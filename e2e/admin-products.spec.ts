@@ -222,7 +222,10 @@ test.describe("a price change on two instances", () => {
     await page.getByLabel("PNG, JPEG or WebP, up to 5 MB").setInputFiles({ name: "ring.png", mimeType: "image/png", buffer: png });
     await page.getByRole("button", { name: "Upload picture", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: "Picture saved." })).toBeVisible();
-    const src = await page.getByRole("img", { name: /^Picture of / }).getAttribute("src");
+    // The page shows the upload (as on one instance above), then every instance serves it.
+    const shown = page.getByRole("img", { name: /^Picture of / });
+    await expect(shown).toHaveAttribute("src", /^\/images\/products\/uploads\/[0-9a-f]{32}\/480$/);
+    const src = await shown.getAttribute("src");
     for (const instance of instances) {
       const picture = await watcher.request.get(`${instance.url}${src}`, { headers: { accept: "image/webp" } });
       expect(picture.status()).toBe(200);
