@@ -35,7 +35,8 @@ const LINE_COLUMNS = ["Product", "Price", "Bought", "Refunded"];
 
 export default function AdminOrderPage({ loaderData, actionData }: Route.ComponentProps) {
   const { order, refunds, timeline, idempotencyKey } = loaderData;
-  const busy = useNavigation().state === "submitting";
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
   const left = order.amount - order.refunded;
   const payment = order.payment
     ? `${order.payment.gateway === "stripe" ? "Stripe" : "Test gateway"}${order.payment.brand ? `, ${order.payment.brand} ending in ${order.payment.last4}` : ""}`
@@ -120,7 +121,8 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
             {actionData.error}
           </p>
         )}
-        {actionData?.message && <p role="status">{actionData.message}</p>}
+        {/* Once the order shows the refund (the action answers while the page's data is still reloading). */}
+        {actionData?.message && navigation.state === "idle" && <p role="status">{actionData.message}</p>}
       </Form>
 
       <h2 id="refunds-heading">Refunds</h2>

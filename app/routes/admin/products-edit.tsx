@@ -67,7 +67,9 @@ export default function EditProduct({ loaderData: { product, categories, source 
   const stockWas = refused ? refused.stockWas : product.stock === null ? null : String(product.stock);
   const values: ProductFormValues = refused?.values ?? { title: product.title, price: product.price.toFixed(2), description: product.description, category: product.category, stock: String(product.stock ?? 0) };
   const message = (intent: Intent) =>
-    actionData?.intent === intent && busy === null ? (
+    // Once the page shows what the change made: React Router hands over the action's answer while
+    // it is still reloading the page's data (the old picture, version and figures).
+    actionData?.intent === intent && navigation.state === "idle" ? (
       <p className={actionData.ok ? "admin-products__done" : "error-text"} role={actionData.ok ? "status" : "alert"}>
         {actionData.message}
       </p>
