@@ -5,9 +5,10 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin, type Rollup } from "vite";
+import { reactRouterOnce } from "./vite/react-router-once.ts";
 
 export default defineConfig(({ command }) => ({
-  plugins: [reactRouter(), preactInTheBrowser(), precompress()],
+  plugins: [reactRouter(), preactInTheBrowser(), reactRouterOnce(), precompress()],
   // `npm run dev` keeps React Router's development build (its warnings); the build gets production.
   resolve: { alias: command === "build" ? reactRouterProduction() : [] },
   build: {

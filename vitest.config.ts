@@ -13,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "lib/**/*.test.ts", "test/**/*.test.ts"],
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "lib/**/*.test.ts", "test/**/*.test.ts", "vite/**/*.test.ts"],
           exclude: ["**/*.db.test.ts", "**/*.integration.test.ts"],
           environment: "node",
         },

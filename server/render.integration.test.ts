@@ -66,6 +66,30 @@ describe("server rendering", () => {
     expect(nonce(gunzipSync(body).toString())).toBe(nonce(html.toString()));
   });
 
+  it("gives each page the route manifest and modules of its own address, whatever was rendered before", async () => {
+    // The server routes, data routes and partial manifest are made once per process
+    // (vite/react-router-once.ts): each page must still get its own, in any order.
+    const { app } = await testApp({ ssr: await builtPages(), env: { PAGE_CACHE_ENTRIES: "0" } });
+    const expected: Record<string, { manifest: string[]; modules: string[] }> = {
+      "/products/1": { manifest: ["root", "routes/home", "routes/not-found", "routes/product"], modules: ["root", "routes/product"] },
+      "/results/electronics": { manifest: ["root", "routes/home", "routes/not-found", "routes/results"], modules: ["root", "routes/results"] },
+      "/products/2": { manifest: ["root", "routes/home", "routes/not-found", "routes/product"], modules: ["root", "routes/product"] },
+      "/": { manifest: ["root", "routes/home"], modules: ["root", "routes/home"] },
+      "/cart": { manifest: ["root", "routes/cart", "routes/home"], modules: ["root", "routes/cart"] },
+      "/nowhere": { manifest: ["root", "routes/home", "routes/not-found"], modules: ["root", "routes/not-found"] },
+      "/results/nowhere/further": { manifest: ["root", "routes/home", "routes/not-found", "routes/results"], modules: ["root", "routes/not-found"] },
+    };
+    for (const round of [1, 2]) {
+      for (const [path, { manifest, modules }] of Object.entries(expected)) {
+        const html = await (await app.request(`${TEST_ORIGIN}${path}`)).text();
+        const routes = JSON.parse(/window\.__reactRouterManifest = (\{.*?\n\});/s.exec(html)![1]!).routes as Record<string, { id: string }>;
+        expect(Object.keys(routes).sort(), `${path}, round ${round}`).toEqual(manifest);
+        const imported = /window\.__reactRouterRouteModules = \{(.*?)\};/.exec(html)![1]!.split(",").map((entry) => JSON.parse(entry.split(":")[0]!));
+        expect(imported, `${path}, round ${round}`).toEqual(modules);
+      }
+    }
+  });
+
   it("lays the stylesheet into its slot in the head of every rendered page, signed in or not", async () => {
     const { app } = await testApp({ ssr: await builtPages(), env: { PAGE_CACHE_ENTRIES: "0" } });
     const cookie = await signUp(app, "styles@example.com");

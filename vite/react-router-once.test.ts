@@ -1,0 +1,37 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ONCE, REWRITES, rewrite } from "./react-router-once.ts";
+
+/** React Router's production files, as installed (the pinned version). */
+function productionFiles(): Array<{ file: string; code: string }> {
+  const dist = path.join(path.dirname(createRequire(import.meta.url).resolve("react-router/package.json")), "dist", "production");
+  return fs
+    .readdirSync(dist)
+    .filter((file) => file.endsWith(".mjs"))
+    .map((file) => ({ file, code: fs.readFileSync(path.join(dist, file), "utf8") }));
+}
+
+describe("React Router's per-render work made once (vite/react-router-once.ts)", () => {
+  it("finds each rewrite exactly once in the installed React Router", () => {
+    const applied = productionFiles().flatMap(({ code }) => rewrite(code).applied);
+    expect(applied.sort()).toEqual(REWRITES.map(({ name }) => name).sort());
+  });
+
+  it("makes each value once per owner and key, and again for another key", () => {
+    const once = new Function(`${ONCE}; return storefrontOnce;`)() as <T>(owner: object, key: string, make: () => T) => T;
+    const owner = {};
+    let made = 0;
+    const make = () => ({ made: ++made });
+    const first = once(owner, "a", make);
+    expect(once(owner, "a", make)).toBe(first);
+    expect(once(owner, "b", make)).not.toBe(first);
+    expect(once({}, "a", make)).not.toBe(first);
+    expect(made).toBe(3);
+  });
+
+  it("leaves a file without any of the rewritten code as it is", () => {
+    expect(rewrite("export const x = 1;")).toEqual({ code: "export const x = 1;", applied: [] });
+  });
+});

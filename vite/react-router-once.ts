@@ -1,0 +1,128 @@
+import type { Plugin } from "vite";
+
+/**
+ * React Router 7.18.4 (pinned) builds three things again for every document it renders that are
+ * the same for every render of a process, from the same build: the server routes of its
+ * `ServerRouter` (`createServerRoutes` over the whole route manifest), the data routes its
+ * `createStaticRouter` converts them to, and, in `<Scripts>`, the partial route manifest (every
+ * route the address and its parent paths match) as pretty-printed JSON. Together about a tenth of
+ * an uncached page's CPU (docs/BENCHMARKS.md). This plugin makes each one once, in the server
+ * bundle only (the browser runs `<Scripts>` once per page), by rewriting those three calls in React
+ * Router's production files as the bundle is built:
+ *
+ * - the server routes, kept per route manifest object (`build.assets.routes`, one per build) and
+ *   SPA mode;
+ * - the data routes, kept per server routes object (so per manifest too);
+ * - the partial manifest's JSON, kept per manifest for the matched route ids and the address's
+ *   parent paths: all that it is computed from besides the process's own routes.
+ *
+ * Each is a pure function of its key, so the document's bytes are unchanged
+ * (server/render.integration.test.ts). If React Router's code differs from what is rewritten here
+ * (another version), the build fails rather than silently rendering without the rewrite.
+ */
+interface Rewrite {
+  /** What it saves, for the build's error message. */
+  name: string;
+  /** The exact text in React Router's production files, found once. */
+  find: string;
+  replace: string;
+}
+
+export const REWRITES: Rewrite[] = [
+  {
+    name: "ServerRouter's server routes",
+    find: `  let routes = createServerRoutes(
+    manifest.routes,
+    routeModules,
+    context.future,
+    context.isSpaMode
+  );`,
+    replace: `  let routes = storefrontOnce(manifest.routes, context.isSpaMode ? "spa" : "ssr", () =>
+    createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode)
+  );`,
+  },
+  {
+    name: "createStaticRouter's data routes",
+    find: `function createStaticRouter(routes, context, opts = {}) {
+  let manifest = {};
+  let dataRoutes = convertRoutesToDataRoutes(
+    routes,
+    mapRouteProperties,
+    void 0,
+    manifest
+  );`,
+    replace: `function createStaticRouter(routes, context, opts = {}) {
+  let { manifest, dataRoutes } = storefrontOnce(routes, "data routes", () => {
+    let manifest = {};
+    return { manifest, dataRoutes: convertRoutesToDataRoutes(routes, mapRouteProperties, void 0, manifest) };
+  });`,
+  },
+  {
+    name: "the partial manifest of <Scripts>",
+    find: `JSON.stringify(
+        getPartialManifest(manifest, router),
+        null,
+        2
+      )`,
+    replace: `storefrontOnce(
+        manifest,
+        JSON.stringify([router.state.matches.map((match) => match.route.id), router.state.location.pathname.split("/").filter(Boolean).slice(0, -1)]),
+        () => JSON.stringify(getPartialManifest(manifest, router), null, 2)
+      )`,
+  },
+];
+
+/** Added to each rewritten file: what is made once, per owner object and key. */
+export const ONCE = `
+var storefrontKept = new WeakMap();
+function storefrontOnce(owner, key, make) {
+  let kept = storefrontKept.get(owner);
+  if (!kept) storefrontKept.set(owner, (kept = new Map()));
+  let value = kept.get(key);
+  if (value === undefined) {
+    // Keys of the partial manifest follow addresses' parent paths: a bounded number is kept.
+    if (kept.size >= 256) kept.clear();
+    value = make();
+    kept.set(key, value);
+  }
+  return value;
+}
+`;
+
+const PRODUCTION_FILE = /[\\/]react-router[\\/]dist[\\/]production[\\/][^\\/]+\.mjs$/;
+
+/** `code` with every rewrite whose text it holds applied, and the names of those applied. */
+export function rewrite(code: string): { code: string; applied: string[] } {
+  const applied: string[] = [];
+  for (const { name, find, replace } of REWRITES) {
+    const at = code.indexOf(find);
+    if (at < 0) continue;
+    if (code.indexOf(find, at + 1) >= 0) throw new Error(`react-router-once: "${name}" is found twice in one file`);
+    code = code.slice(0, at) + replace + code.slice(at + find.length);
+    applied.push(name);
+  }
+  return { code: applied.length > 0 ? code + ONCE : code, applied };
+}
+
+/** The Vite plugin: the server bundle's React Router (production files) with REWRITES applied, each exactly once. */
+export function reactRouterOnce(): Plugin {
+  const applied = new Set<string>();
+  return {
+    name: "storefront:react-router-once",
+    apply: "build",
+    applyToEnvironment: (environment) => environment.name === "ssr",
+    transform(code, id) {
+      if (!PRODUCTION_FILE.test(id)) return null;
+      const result = rewrite(code);
+      for (const name of result.applied) {
+        if (applied.has(name)) this.error(`react-router-once: "${name}" is found in two files`);
+        applied.add(name);
+      }
+      return result.applied.length > 0 ? { code: result.code, map: null } : null;
+    },
+    buildEnd() {
+      const missing = REWRITES.filter(({ name }) => !applied.has(name)).map(({ name }) => name);
+      if (missing.length > 0) this.error(`react-router-once: React Router's code has changed, not found: ${missing.join("; ")} (see vite/react-router-once.ts)`);
+    },
+  };
+}
