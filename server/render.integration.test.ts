@@ -90,6 +90,18 @@ describe("server rendering", () => {
     }
   });
 
+  it("holds the first frame until the page's content is parsed whole (no half-parsed header to shift)", async () => {
+    const { app } = await testApp({ ssr: await builtPages(), env: { PAGE_CACHE_ENTRIES: "0" } });
+    for (const path of ["/", "/products/1", "/results/electronics", "/cart", "/auth", "/nowhere"]) {
+      const html = await (await app.request(`${TEST_ORIGIN}${path}`)).text();
+      const [head, body] = html.split("</head>") as [string, string];
+      expect(head, path).toContain('<link rel="expect" href="#main" blocking="render"/>');
+      // What it waits for is in the page, once, after the header.
+      expect(body.match(/ id="main"/g), path).toHaveLength(1);
+      expect(body.indexOf("</header>"), path).toBeLessThan(body.indexOf(' id="main"'));
+    }
+  });
+
   it("lays the stylesheet into its slot in the head of every rendered page, signed in or not", async () => {
     const { app } = await testApp({ ssr: await builtPages(), env: { PAGE_CACHE_ENTRIES: "0" } });
     const cookie = await signUp(app, "styles@example.com");
