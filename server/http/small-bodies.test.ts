@@ -23,7 +23,7 @@ beforeAll(async () => {
   app.onError((error, c) => (error instanceof HttpError ? jsonResponse(c, { error: error.message }, error.status) : c.text(String(error), 500)));
   app.use("*", bodyLimitStep());
   // What the route parsed, and whether the adapter handed it a buffer read ahead.
-  app.post("/json", async (c) => c.json({ body: await jsonBody(c, z.unknown()), readAhead: c.env.incoming !== undefined && "rawBody" in c.env.incoming }));
+  app.post("/json", async (c) => jsonResponse(c, { body: await jsonBody(c, z.unknown()), readAhead: c.env.incoming !== undefined && "rawBody" in c.env.incoming }));
   app.post("/text", async (c) => c.text(await c.req.text()));
   server = http.createServer(withSmallBodies(getRequestListener(app.fetch)));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
