@@ -100,10 +100,11 @@ export class AuthService {
    * cookies to send back: a renewed session cache, or the clearing of a dead session's cookies.
    */
   async sessionUser(headers: Headers): Promise<{ user: SessionUser | null; setCookies: string[] }> {
-    if (!this.hasSessionCookie(headers)) return { user: null, setCookies: [] };
     const cookies = headers.get("cookie") ?? "";
-    const known = this.knownUser(cookies);
+    // A cookie header already verified is looked up as it is, before any cookie is parsed.
+    const known = cookies ? this.knownUser(cookies) : null;
     if (known) return { user: known, setCookies: [] };
+    if (!this.hasSessionCookie(headers)) return { user: null, setCookies: [] };
     let { headers: answer, response: session } = await this.quiet.run(() => this.auth.api.getSession({ headers, returnHeaders: true }));
     // A user whose sessions were just revoked: the cache cookie no longer counts, the database decides.
     const recheck = session !== null && this.resets.has(session.user.id);
