@@ -1,8 +1,8 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { MAX_BODY_BYTES, bodyLimitStep } from "./body-limit.ts";
 import type { AppEnv } from "./env.ts";
@@ -17,10 +17,16 @@ import { HttpError } from "../http-error.ts";
 
 let base: string;
 let server: http.Server;
+/** Requests that reached the app, and how each ended there. */
+const reached: string[] = [];
 
 beforeAll(async () => {
   const app = new Hono<AppEnv>();
   app.onError((error, c) => (error instanceof HttpError ? jsonResponse(c, { error: error.message }, error.status) : c.text(String(error), 500)));
+  app.use("*", async (c, next) => {
+    await next();
+    reached.push(`${c.req.path} ${c.res.status}`);
+  });
   app.use("*", bodyLimitStep());
   // What the route parsed, and whether the adapter handed it a buffer read ahead.
   app.post("/json", async (c) => jsonResponse(c, { body: await jsonBody(c, z.unknown()), readAhead: c.env.incoming !== undefined && "rawBody" in c.env.incoming }));
@@ -87,5 +93,13 @@ describe("bodies read ahead", () => {
   it("answers 400 to a body read ahead that is not JSON", async () => {
     const answer = await post("/json", Buffer.from("{not json"));
     expect(answer.status).toBe(400);
+  });
+
+  it("still hands the app a body the client cut off, which it refuses as before", async () => {
+    const port = (server.address() as AddressInfo).port;
+    // Hung up once the server has the request's head and a part of its body.
+    const socket = net.connect(port, "127.0.0.1", () => socket.write("POST /json HTTP/1.1\r\nHost: shop\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"cut"));
+    server.once("request", () => socket.destroy());
+    await vi.waitFor(() => expect(reached).toContain("/json 400"));
   });
 });
