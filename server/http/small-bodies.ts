@@ -28,7 +28,7 @@ export function withSmallBodies(next: RequestListener): RequestListener {
 }
 
 /** A body's length as its request states it; null for GET and HEAD, and for a body sent in chunks. */
-export function statedLength(req: { method?: string; headers: IncomingMessage["headers"] }): number | null {
+function statedLength(req: IncomingMessage): number | null {
   if (req.method === "GET" || req.method === "HEAD" || req.headers["transfer-encoding"] !== undefined) return null;
   const length = req.headers["content-length"];
   return length === undefined ? null : Number(length);
