@@ -10,6 +10,9 @@ import { getCurrentAuthContextAsyncLocalStorage, getCurrentDBAdapterAsyncLocalSt
  * cache). So every call into better-auth goes through `run`, and when none is under way the
  * storages are disabled; the next call's `run` enables them again (Node's AsyncLocalStorage API).
  * Another storage (tracing's, when on) keeps the hooks on for itself, as it should.
+ * This holds because better-auth finishes its work before a call settles: it awaits its
+ * "background" tasks unless `advanced.backgroundTasks.handler` is set, which we do not do (work
+ * handed to such a handler would outlive the call and lose its context here).
  */
 export class QuietStorages {
   private running = 0;
