@@ -18,6 +18,7 @@ import { isFilePath } from "./http/paths.ts";
 import { retryAfterOn429 } from "./http/retry-after.ts";
 import { securityHeaderSet, securityHeaders } from "./http/security-headers.ts";
 import { withSharedAnswers } from "./http/shared-answers.ts";
+import { withSmallBodies } from "./http/small-bodies.ts";
 import { staticFiles } from "./http/static-files.ts";
 import { mountImages } from "./images/routes.ts";
 import type { SsrHandler } from "./load-context.ts";
@@ -105,7 +106,7 @@ export function createPipeline({ config, log, services, ssr, clientDir, pageRout
         pages: caches ? { cache: caches.anonymous, hasSessionCookie: (headers) => services.auth.hasSessionCookie(headers) } : undefined,
         shells: caches ? { personal: caches.personal, fromShell, knownUser: (cookies) => services.auth.knownUser(cookies) } : undefined,
       },
-      getRequestListener(app.fetch),
+      withSmallBodies(getRequestListener(app.fetch)),
     );
   return { app, listener };
 }

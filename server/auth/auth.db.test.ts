@@ -1,4 +1,6 @@
+import type { AsyncLocalStorage } from "node:async_hooks";
 import type { HttpBindings } from "@hono/node-server";
+import { getCurrentAuthContextAsyncLocalStorage, getRequestStateAsyncLocalStorage } from "@better-auth/core/context";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type AppDatabase } from "../db/database.ts";
 import { sessionCacheExpiry } from "./session-cache.ts";
@@ -50,6 +52,21 @@ describe.each(testEngines())("accounts on %s", (engine) => {
 
   const session = async (app: App, cookie: string) =>
     (await (await app.request("/api/auth/get-session", { headers: { cookie } })).json()) as { user?: { email: string } } | null;
+
+  it("leaves better-auth's async context storages disabled once its calls have finished (no promise hooks for every request)", async () => {
+    const { app } = await setup();
+    const storages: AsyncLocalStorage<unknown>[] = [await getCurrentAuthContextAsyncLocalStorage(), await getRequestStateAsyncLocalStorage()];
+    const cookie = await register(app);
+    expect((await session(app, cookie))?.user?.email).toBe("ada@example.com");
+    // Entered here, a storage answers its store until it is disabled (Node's AsyncLocalStorage API).
+    for (const storage of storages) {
+      await storage.run(new WeakMap(), async () => {
+        expect(storage.getStore()).toBeDefined();
+        await app.request("/api/auth/get-session", { headers: { cookie } });
+        expect(storage.getStore()).toBeUndefined();
+      });
+    }
+  });
 
   it("sets an HttpOnly, SameSite=Lax session cookie, not Secure over http", async () => {
     const { app } = await setup();

@@ -14,6 +14,7 @@ import {
   SESSION_COOKIE_CACHE_SECONDS,
 } from "./better-auth.ts";
 import { PasswordReset, type SendResetPassword } from "./password-reset.ts";
+import { QuietStorages } from "./quiet-storages.ts";
 import { RecentRevocations } from "./recent-resets.ts";
 import { SessionRevocations } from "./revocations.ts";
 import { sessionCacheExpiry, VerifiedSessions } from "./session-cache.ts";
@@ -52,6 +53,8 @@ export class AuthService {
     database: AppDatabase,
     private readonly revocations: SessionRevocations,
     private readonly resets: RecentRevocations,
+    /** Every call into better-auth goes through it (quiet-storages.ts). */
+    private readonly quiet: QuietStorages,
   ) {
     this.passwordReset = new PasswordReset(
       database.db,
@@ -71,7 +74,7 @@ export class AuthService {
     });
     await migrateAuthTables(database, auth);
     await revocations.ready();
-    return new AuthService(auth, settings, database, revocations, resets);
+    return new AuthService(auth, settings, database, revocations, resets, await QuietStorages.create());
   }
 
   /** Stops listening for other instances' revocations. */
@@ -82,8 +85,9 @@ export class AuthService {
   /** better-auth's own routes (/api/auth/*), given the untouched request. */
   handler(request: Request): Promise<Response> {
     // Asked directly, a reset link request answers after the same time as through /auth/forgot.
-    if (new URL(request.url).pathname === `${AUTH_BASE_PATH}/request-password-reset`) return this.passwordReset.evenly(() => this.auth.handler(request));
-    return this.auth.handler(request);
+    const handle = () => this.quiet.run(() => this.auth.handler(request));
+    if (new URL(request.url).pathname === `${AUTH_BASE_PATH}/request-password-reset`) return this.passwordReset.evenly(handle);
+    return handle();
   }
 
   /** True when the request carries a session cookie at all: without one there is nothing to look up. */
@@ -96,14 +100,15 @@ export class AuthService {
    * cookies to send back: a renewed session cache, or the clearing of a dead session's cookies.
    */
   async sessionUser(headers: Headers): Promise<{ user: SessionUser | null; setCookies: string[] }> {
-    if (!this.hasSessionCookie(headers)) return { user: null, setCookies: [] };
     const cookies = headers.get("cookie") ?? "";
-    const known = this.knownUser(cookies);
+    // A cookie header already verified is looked up as it is, before any cookie is parsed.
+    const known = cookies ? this.knownUser(cookies) : null;
     if (known) return { user: known, setCookies: [] };
-    let { headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true });
+    if (!this.hasSessionCookie(headers)) return { user: null, setCookies: [] };
+    let { headers: answer, response: session } = await this.quiet.run(() => this.auth.api.getSession({ headers, returnHeaders: true }));
     // A user whose sessions were just revoked: the cache cookie no longer counts, the database decides.
     const recheck = session !== null && this.resets.has(session.user.id);
-    if (recheck) ({ headers: answer, response: session } = await this.auth.api.getSession({ headers, returnHeaders: true, query: { disableCookieCache: true } }));
+    if (recheck) ({ headers: answer, response: session } = await this.quiet.run(() => this.auth.api.getSession({ headers, returnHeaders: true, query: { disableCookieCache: true } })));
     const user = session ? toSessionUser(session.user) : null;
     const setCookies = answer.getSetCookie();
     // Answered from the session cache cookie (nothing renewed): the same cookies mean the same user until it expires.
@@ -130,7 +135,7 @@ export class AuthService {
    */
   async signIn(email: string, password: string, clientIp: string, replacing?: Headers): Promise<AuthResult> {
     const result = await this.call("/sign-in/email", { email, password }, clientIp);
-    if (result.ok && replacing && this.hasSessionCookie(replacing)) await this.auth.api.signOut({ headers: replacing }).catch(() => {});
+    if (result.ok && replacing && this.hasSessionCookie(replacing)) await this.quiet.run(() => this.auth.api.signOut({ headers: replacing })).catch(() => {});
     return result;
   }
 
@@ -154,9 +159,8 @@ export class AuthService {
     const origin = new URL(this.settings.PUBLIC_URL).origin;
     const headers = new Headers({ "content-type": "application/json", origin, [CLIENT_IP_HEADER]: clientIp });
     if (cookie) headers.set("cookie", cookie);
-    const response = await this.auth.handler(
-      new Request(`${origin}${AUTH_BASE_PATH}${path}`, { method: "POST", headers, body: JSON.stringify(body) }),
-    );
+    const request = new Request(`${origin}${AUTH_BASE_PATH}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    const response = await this.quiet.run(() => this.auth.handler(request));
     const payload = (await response.json().catch(() => null)) as {
       user?: { id?: unknown; email?: unknown; role?: unknown };
       message?: unknown;

@@ -14,21 +14,26 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export const UPLOAD_BODY_BYTES = 5 * 1024 * 1024 + 64 * 1024;
 const UPLOAD_PATH = /^\/(?:api\/admin\/products\/\d{1,9}\/image|admin\/products\/\d{1,9}(?:\.data)?)$/;
 
+const tooLarge = () => {
+  throw new HttpError(413, "The request body is too large.");
+};
+
 /**
  * 413 for a body over MAX_BODY_BYTES (UPLOAD_BODY_BYTES on a picture upload's path), whatever the
  * path (page form posts as well as /api), before anything reads it: by its Content-Length when it
- * states one, else by counting as it streams.
+ * states one, else by counting as it streams (Hono's bodyLimit).
  */
 export function bodyLimitStep(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
-  const limited = (maxSize: number) =>
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        throw new HttpError(413, "The request body is too large.");
-      },
-    });
-  const limit = limited(maxBytes);
-  const upload = limited(UPLOAD_BODY_BYTES);
-  // GET and HEAD carry no body; asking would make the adapter build a full Request for nothing.
-  return (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : UPLOAD_PATH.test(c.req.path) ? upload(c, next) : limit(c, next));
+  const limit = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  const upload = bodyLimit({ maxSize: UPLOAD_BODY_BYTES, onError: tooLarge });
+  return (c, next) => {
+    // GET and HEAD carry no body; asking would make the adapter build a full Request for nothing.
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    const isUpload = UPLOAD_PATH.test(c.req.path);
+    // A stated length is checked from the header alone: Hono's bodyLimit would first ask for the
+    // request's body, which makes the adapter build the full web Request and its stream.
+    const stated = c.req.header("transfer-encoding") === undefined ? c.req.header("content-length") : undefined;
+    if (stated === undefined) return isUpload ? upload(c, next) : limit(c, next);
+    return parseInt(stated, 10) > (isUpload ? UPLOAD_BODY_BYTES : maxBytes) ? tooLarge() : next();
+  };
 }

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { HttpError } from "../http-error.ts";
+import { bodyText } from "./small-bodies.ts";
 
 /**
  * The request's JSON body checked against `schema`, or a 400 naming what is wrong. Each route
@@ -13,7 +14,7 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Prom
   if (type !== "application/json") throw new HttpError(415, "The request body must be JSON (Content-Type: application/json).");
   let raw: unknown;
   try {
-    raw = JSON.parse(await c.req.text());
+    raw = JSON.parse(await bodyText(c));
   } catch {
     throw new HttpError(400, "The request body is not valid JSON.");
   }
