@@ -49,10 +49,15 @@ export class StockService {
   /**
    * A cheap early refusal before anything is created (the reservation still decides, under lock).
    * The shopper's own open reservation counts as available: a new checkout gives it back.
+   * `shown`: each product's units available as the catalogue's copy has them. A line the copy
+   * covers is not read (if the copy is behind, the reservation refuses it all the same); only a
+   * line the copy finds short, or does not count, is read from the database, which has the last word.
    */
-  async check(userId: string, lines: BasketLine[]): Promise<StockRefusal | null> {
-    const rows = await this.available(this.deps.db, lines.map((line) => line.id), userId);
-    for (const line of lines) {
+  async check(userId: string, lines: BasketLine[], shown?: ReadonlyMap<number, number | null | undefined>): Promise<StockRefusal | null> {
+    const doubtful = shown ? lines.filter((line) => !(line.amount <= (shown.get(line.id) ?? -1))) : lines;
+    if (doubtful.length === 0) return null;
+    const rows = await this.available(this.deps.db, doubtful.map((line) => line.id), userId);
+    for (const line of doubtful) {
       const left = rows.get(line.id);
       if (left !== undefined && left < line.amount) {
         this.count("refused");
