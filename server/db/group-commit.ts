@@ -72,10 +72,12 @@ class WalFile {
 
   constructor(private readonly path: string) {}
 
+  /** Rejects, as the commit's units then do, when the file cannot be opened or synced. */
   sync(): Promise<void> {
-    this.fd ??= fs.openSync(this.path, "r+");
-    const fd = this.fd;
-    return new Promise((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+    return new Promise((resolve, reject) => {
+      this.fd ??= fs.openSync(this.path, "r+");
+      fs.fdatasync(this.fd, (error) => (error ? reject(error) : resolve()));
+    });
   }
 
   close(): void {
