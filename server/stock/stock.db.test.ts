@@ -87,6 +87,20 @@ describe.each(testEngines())("stock on %s", (engine) => {
     expect(await reservations(services)).toEqual({ reserved: 1, refused: 1, expired: 0, sold: 1 });
   });
 
+  it("selling units still held announces no catalogue change (what is available stays the same)", async () => {
+    const { app, services, database, alice } = await setup();
+    const heard: Array<number[] | null> = [];
+    services.catalogueEvents.subscribe((event) => heard.push(event.ids));
+    const clientSecret = await secret(await create(app, alice, 2));
+    await vi.waitFor(() => expect(heard).toEqual([[RING]]));
+    expect((await confirm(app, alice, clientSecret)).status).toBe(200);
+    expect(await stockOf(database, RING)).toEqual({ stock: 1, reserved: 0 });
+    // Events arrive in the order of their commits: the sale's, had there been one, before this one.
+    await database.db.transaction().execute((trx) => services.catalogueEvents.publish(trx, { ids: [1] }));
+    await vi.waitFor(() => expect(heard.at(-1)).toEqual([1]));
+    expect(heard).toEqual([[RING], [1]]);
+  });
+
   it("a basket of several products: one short line refuses the whole checkout; a paid one sells each line", async () => {
     const { app, database, alice, bob } = await setup();
     const basket = (lines: Array<[number, number]>) => ({ items: lines.map(([id, amount]) => ({ id, amount })), total: lines.reduce((sum, [id, amount]) => sum + priceCents(id) * amount, 0) });
