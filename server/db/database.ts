@@ -58,18 +58,17 @@ function openSqlite(file: string, dialect: DialectFor): AppDatabase {
   }
   createPrivately(file);
   const sqlite = new SqliteDatabase(file);
-  // WAL lets the reader run beside the writer. Every commit is made durable by group commit
-  // (group-commit.ts): one fsync of the WAL, off the main thread, for all the writes waiting for it,
-  // before any of them is answered; SQLite syncs itself only around checkpoints (synchronous=NORMAL).
+  // WAL lets the reader run beside the writer; synchronous=FULL makes every commit durable, and
+  // group commit (group-commit.ts) shares one commit's fsync among all the writes waiting for it.
   sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const reader = new SqliteDatabase(file);
   reader.pragma("busy_timeout = 5000");
   reader.pragma("query_only = ON");
   for (const name of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(name)) fs.chmodSync(name, 0o600);
-  const groupCommit = new SqliteGroupCommit(sqlite, reader, `${file}-wal`);
+  const groupCommit = new SqliteGroupCommit(sqlite, reader);
   const db = new Kysely<Schema>({ dialect: dialect("sqlite", groupCommit.dialect()) });
   return withCommon({ engine: "sqlite", database: sqlite }, db, (callback) => groupCommit.afterCommit(callback));
 }

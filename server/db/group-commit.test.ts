@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { sql } from "kysely";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "./database.ts";
 
 // Group commit on the SQLite file (group-commit.ts): what a caller is told has been written is on
@@ -47,25 +47,6 @@ describe("SQLite group commit", () => {
       })
       .then(() => seenWhenAnswered.push(committed()));
     expect(seenWhenAnswered).toEqual([["alone"], ["alone", "first", "second"]]);
-  });
-
-  it("answers a write, and lets a read outside a transaction see it, only once the WAL is synced (off the main thread)", async () => {
-    const sync = fs.fdatasync;
-    const held: Array<() => void> = [];
-    const spy = vi.spyOn(fs, "fdatasync").mockImplementation(((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => void held.push(() => sync(fd, callback))) as typeof fs.fdatasync);
-    let answered = false;
-    const write = insert("durable").execute(database.db).then(() => (answered = true));
-    await vi.waitFor(() => expect(held).toHaveLength(1));
-    // SQLite has committed it, but it is not known to be on disk: nobody hears of it yet.
-    expect(committed()).toEqual(["durable"]);
-    let read: unknown[] | null = null;
-    const reading = sql`select name from items`.execute(database.db).then((result) => (read = result.rows));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect([answered, read]).toEqual([false, null]);
-    spy.mockRestore();
-    held[0]!();
-    await Promise.all([write, reading]);
-    expect([answered, read]).toEqual([true, [{ name: "durable" }]]);
   });
 
   it("commits the writers waiting together at once, and answers none of them before", async () => {

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import type SqliteDatabase from "better-sqlite3";
 import {
   CompiledQuery,
@@ -28,22 +27,16 @@ import { Batch, FifoLock, run, StatementCache } from "./commit-batch.ts";
  * already waiting have run, and only then does any unit's caller get its answer: nothing is
  * acknowledged before it is on disk. A failed commit fails every unit of its batch.
  *
- * The fsync itself runs off the main thread: the writer commits with `synchronous=NORMAL` (in WAL
- * mode SQLite then syncs only around checkpoints), and the batch is durable once this driver's
- * `fdatasync` of the WAL file, on libuv's thread pool, has returned; its units are answered then,
- * and not before. Meanwhile the main thread serves requests and the next batch's units run.
- *
  * Reads outside a transaction go to a second, read-only connection, which sees only committed
- * data. A read waits for the last batch (open, or committed and syncing) when it was asked, so it
- * sees every write finished before it (a rate limiter that reads, then inserts or updates, finds
- * the row another request has just inserted) and nothing that is not on disk yet.
+ * data: what a page shows is always on disk already. A read waits for the batch open when it was
+ * asked to commit first, so it sees every write finished before it (a rate limiter that reads, then
+ * inserts or updates, finds the row another request has just inserted).
  */
 export class SqliteGroupCommit {
   private readonly driver: GroupCommitDriver;
 
-  /** `walFile`: the writer's WAL (`<file>-wal`), synced after each commit. */
-  constructor(writer: SqliteDatabase.Database, reader: SqliteDatabase.Database, walFile: string) {
-    this.driver = new GroupCommitDriver(writer, reader, new WalFile(walFile));
+  constructor(writer: SqliteDatabase.Database, reader: SqliteDatabase.Database) {
+    this.driver = new GroupCommitDriver(writer, reader);
   }
 
   /** The Kysely dialect over it (one per database: its driver is this object's). */
@@ -66,32 +59,9 @@ export class SqliteGroupCommit {
   }
 }
 
-/** The WAL file, opened at its first sync (SQLite has made it by then) and synced on libuv's thread pool. */
-class WalFile {
-  private fd: number | null = null;
-
-  constructor(private readonly path: string) {}
-
-  /** Rejects, as the commit's units then do, when the file cannot be opened or synced. */
-  sync(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.fd ??= fs.openSync(this.path, "r+");
-      fs.fdatasync(this.fd, (error) => (error ? reject(error) : resolve()));
-    });
-  }
-
-  close(): void {
-    if (this.fd !== null) fs.closeSync(this.fd);
-    this.fd = null;
-  }
-}
-
 class GroupCommitDriver implements Driver {
   private readonly lock = new FifoLock();
-  /** The batch open for units, if any. */
   private batch: Batch | null = null;
-  /** The newest batch until it is durable (or has failed): open, or committed and syncing. */
-  private last: Batch | null = null;
   private commitPending = false;
   /** Prepared statements of each connection, reused (better-sqlite3's prepare is most of a cheap query's cost). */
   readonly writes: StatementCache;
@@ -100,7 +70,6 @@ class GroupCommitDriver implements Driver {
   constructor(
     readonly writer: SqliteDatabase.Database,
     readonly reader: SqliteDatabase.Database,
-    private readonly wal: WalFile,
   ) {
     this.writes = new StatementCache(writer);
     this.reads = new StatementCache(reader);
@@ -109,13 +78,13 @@ class GroupCommitDriver implements Driver {
   async init(): Promise<void> {}
 
   afterCommit(callback: () => void): void {
-    if (this.last) void this.last.done.finally(callback).catch(() => {});
+    if (this.batch) void this.batch.done.finally(callback).catch(() => {});
     else setImmediate(callback);
   }
 
-  /** Resolves once the writes finished so far are committed and on disk (or have failed). */
+  /** Resolves once the writes finished so far are committed (or have failed). */
   async committed(): Promise<void> {
-    await this.last?.done.catch(() => {});
+    await this.batch?.done.catch(() => {});
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -150,13 +119,11 @@ class GroupCommitDriver implements Driver {
     (connection as UnitConnection).rollback();
   }
 
-  /** Commits what is open, waits until it is on disk, then closes both connections. */
+  /** Commits what is open, then closes both connections. */
   async destroy(): Promise<void> {
     await this.lock.lock();
     try {
       this.commit();
-      await this.committed();
-      this.wal.close();
       this.reader.close();
       this.writer.close();
     } finally {
@@ -171,8 +138,7 @@ class GroupCommitDriver implements Driver {
     try {
       if (!this.batch) {
         this.writer.exec("begin immediate");
-        const batch = (this.batch = this.last = new Batch());
-        void batch.done.finally(() => this.last === batch && (this.last = null)).catch(() => {});
+        this.batch = new Batch();
       }
       this.writer.exec('savepoint "unit"');
     } catch (error) {
@@ -237,13 +203,11 @@ class GroupCommitDriver implements Driver {
     if (!batch) return;
     try {
       this.writer.exec("commit");
+      batch.resolve();
     } catch (error) {
       if (this.writer.inTransaction) this.writer.exec("rollback");
       batch.reject(error);
-      return;
     }
-    // Durable once the WAL is synced, off the main thread; nobody is answered before.
-    this.wal.sync().then(batch.resolve, batch.reject);
   }
 }
 
