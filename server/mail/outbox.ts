@@ -86,18 +86,19 @@ export async function countRecent(db: Db, kind: MailKind, recipient: string, sin
 }
 
 /**
- * Runs `handle` on the oldest due pending message, if any, and returns what it returned (null
- * when nothing is due). On PostgreSQL the row stays locked (`FOR UPDATE SKIP LOCKED`) until
- * `handle` has sent it and recorded the outcome, so other instances skip it, and a crash releases
- * it at once for the next attempt. SQLite has one process and one worker: no lock is needed.
+ * Runs `handle` on the oldest due pending messages, at most `limit` of them, and returns what it
+ * returned (null when nothing is due). On PostgreSQL the rows stay locked (`FOR UPDATE SKIP
+ * LOCKED`) until `handle` has sent them and recorded the outcomes, so other instances skip them,
+ * and a crash releases them at once for the next attempt. SQLite has one process and one worker:
+ * no lock is needed.
  */
-export async function withNextDue<T>(
+export async function withDue<T>(
   db: Kysely<Schema>,
   engine: Engine,
-  now: number,
-  handle: (trx: Db, row: OutboxRow) => Promise<T>,
+  { now, limit }: { now: number; limit: number },
+  handle: (trx: Db, rows: OutboxRow[]) => Promise<T>,
 ): Promise<T | null> {
-  const next = (trx: Db) => {
+  const due = (trx: Db) => {
     const query = trx
       .selectFrom("mail_outbox")
       .selectAll()
@@ -105,22 +106,32 @@ export async function withNextDue<T>(
       .where("next_attempt_at", "<=", now)
       .orderBy("next_attempt_at")
       .orderBy("id")
-      .limit(1);
-    return (engine === "postgres" ? query.forUpdate().skipLocked() : query).executeTakeFirst();
+      .limit(limit);
+    return (engine === "postgres" ? query.forUpdate().skipLocked() : query).execute();
   };
   const run = async (trx: Db) => {
-    const row = await next(trx);
-    return row ? handle(trx, toRow(row)) : null;
+    const rows = await due(trx);
+    return rows.length > 0 ? handle(trx, rows.map(toRow)) : null;
   };
   return engine === "postgres" ? db.transaction().execute(run) : run(db);
 }
 
-/** Marks a message sent; a payload that holds a secret (a reset token) is dropped once it has left. */
-export async function markSent(db: Db, row: Pick<OutboxRow, "id" | "kind">, now: number, attempts: number): Promise<void> {
+/**
+ * Marks messages sent, in one statement: each one's attempt counted; a payload that holds a secret
+ * (a reset token) is dropped once it has left.
+ */
+export async function markSent(db: Db, ids: string[], now: number): Promise<void> {
+  if (ids.length === 0) return;
   await db
     .updateTable("mail_outbox")
-    .set({ status: "sent", sent_at: now, attempts, last_error: null, ...(forgetAfterSending.has(row.kind) ? { payload: "{}" } : {}) })
-    .where("id", "=", row.id)
+    .set({
+      status: "sent",
+      sent_at: now,
+      attempts: sql<number>`attempts + 1`,
+      last_error: null,
+      payload: sql<string>`case when kind in (${sql.join([...forgetAfterSending])}) then '{}' else payload end`,
+    })
+    .where("id", "in", ids)
     .execute();
 }
 

@@ -9,7 +9,9 @@ import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support
 import { testApp } from "../../test/support/app.ts";
 import { memoryLogger } from "../../test/support/logger.ts";
 import { parseMetrics, sampleValue } from "../../test/support/prometheus-text.ts";
+import type { MailMessage } from "./mailer.ts";
 import { enqueueMail, listOutbox } from "./outbox.ts";
+import { MailWorker } from "./worker.ts";
 
 const BASE_MS = 60_000;
 const START = Date.UTC(2026, 10, 24, 10, 0, 0);
@@ -103,6 +105,28 @@ describe.each(testEngines())("the mail worker on %s", (engine) => {
     const reset = (await listOutbox(database.db, 10)).find((r) => r.kind === "password_reset")!;
     expect(reset).toMatchObject({ status: "failed", last_error: "not sent: it had expired before it could be sent" });
     expect(await metric("storefront_mail_outbox_failed_total", { reason: "expired" })).toBe(1);
+  });
+
+  it("claims due messages in batches: 60 messages sent with a handful of statements, a reset link's token dropped once sent", async () => {
+    const database = await freshDatabase(engine);
+    cleanup(database.drop);
+    let statements = 0;
+    // Counts every statement Kysely compiles through this instance, in and out of transactions.
+    const counted = database.db.withPlugin({ transformQuery: (args) => (statements++, args.node), transformResult: async (args) => args.result });
+    for (let i = 0; i < 59; i++) await enqueueMail(database.db, { kind: "order_confirmation", key: `pi_${i}`, recipient: `shopper${i}@example.com`, payload: { ...PAYLOAD, orderId: `pi_${i}` }, now: START });
+    await enqueueMail(database.db, { kind: "password_reset", key: "k1", recipient: "ada@example.com", payload: { token: "t1", validMinutes: 15 }, now: START });
+    const sent: MailMessage[] = [];
+    const mailer = { kind: "file" as const, send: async (message: MailMessage) => void sent.push(message), close: () => {} };
+    const worker = new MailWorker({ db: counted, engine: database.engine, mailer, log: memoryLogger().log, from: "Storefront <no-reply@shop.example>", publicUrl: "https://shop.example", pollMs: 1_000, retryBaseMs: BASE_MS, maxAttempts: 3, now: () => START });
+    expect(await worker.drain()).toBe(60);
+    expect(new Set(sent.map((message) => message.to)).size).toBe(60);
+    // Three batches of at most 25, each one read and one update: six, where one message at a time took two each.
+    expect(statements).toBe(6);
+    const rows = await listOutbox(database.db, 100);
+    expect(rows.every((row) => row.status === "sent" && row.attempts === 1 && row.sent_at === START)).toBe(true);
+    expect(rows.find((row) => row.kind === "password_reset")!.payload).toBe("{}");
+    expect(rows.find((row) => row.dedupe_key === "pi_0")!.payload).toContain("pi_0");
+    expect(await worker.drain()).toBe(0);
   });
 
   it("writes each message as an .eml file under DATA_DIR/mail and logs recipient, subject and file when no SMTP_URL is set", async () => {

@@ -3,13 +3,18 @@ import type { Engine } from "../db/database.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
-import { markAttemptFailed, markSent, type OutboxRow, withNextDue } from "./outbox.ts";
+import { markAttemptFailed, markSent, type OutboxRow, withDue } from "./outbox.ts";
 import { outlived, renderMail } from "./templates/index.ts";
 
 /** The longest wait between two attempts, however many have failed. */
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 /** Messages one drain sends at most, so a long queue never holds a caller (a test, shutdown) for long. */
 const DRAIN_LIMIT = 500;
+/**
+ * Messages claimed together: read in one statement, sent one after the other, and those that left
+ * marked sent in one more (a crash in between sends them again, with the same Message-ID).
+ */
+const BATCH = 25;
 
 export interface MailWorkerOptions {
   db: Kysely<Schema>;
@@ -104,20 +109,38 @@ export class MailWorker {
 
   private async drainOnce(): Promise<number> {
     let sent = 0;
-    for (let i = 0; i < DRAIN_LIMIT && !this.stopped; i++) {
-      const outcome = await withNextDue(this.options.db, this.options.engine, this.now(), (trx, row) => this.attempt(trx, row));
-      if (outcome === null) break;
-      if (outcome === "sent") sent++;
+    for (let attempted = 0; attempted < DRAIN_LIMIT && !this.stopped; ) {
+      const limit = Math.min(BATCH, DRAIN_LIMIT - attempted);
+      const batch = await withDue(this.options.db, this.options.engine, { now: this.now(), limit }, (trx, rows) => this.attemptAll(trx, rows));
+      if (batch === null) break;
+      attempted += batch.attempted;
+      sent += batch.sent;
+      if (batch.attempted < limit) break; // all that was due
     }
     return sent;
   }
 
-  private async attempt(trx: Parameters<typeof markSent>[0], row: OutboxRow): Promise<"sent" | "retry" | "failed"> {
+  /** Sends each message in turn (until stopped), records each failure, then marks the sent ones in one statement. */
+  private async attemptAll(trx: Parameters<typeof markSent>[0], rows: OutboxRow[]): Promise<{ attempted: number; sent: number }> {
+    const sent: OutboxRow[] = [];
+    let attempted = 0;
+    for (const row of rows) {
+      if (this.stopped) break;
+      attempted++;
+      if (await this.attempt(trx, row)) sent.push(row);
+    }
+    await markSent(trx, sent.map((row) => row.id), this.now());
+    for (const row of sent) this.options.log.info({ mail: row.id, kind: row.kind, attempts: row.attempts + 1 }, "mail sent");
+    return { attempted, sent: sent.length };
+  }
+
+  /** One attempt at a message: true when it left; a failure is recorded here (a retry later, or failed for good). */
+  private async attempt(trx: Parameters<typeof markSent>[0], row: OutboxRow): Promise<boolean> {
     if (outlived(row.kind, row.created, this.now())) {
       await markAttemptFailed(trx, row.id, row.attempts, "not sent: it had expired before it could be sent", null);
       this.options.log.warn({ mail: row.id, kind: row.kind, attempts: row.attempts }, "mail expired before it could be sent; given up");
       this.options.telemetry?.mailFailed("expired");
-      return "failed";
+      return false;
     }
     const attempts = row.attempts + 1;
     try {
@@ -131,11 +154,9 @@ export class MailWorker {
       if (last) this.options.log.error(fields, "mail failed for good after its last attempt");
       if (last) this.options.telemetry?.mailFailed("attempts_exhausted");
       else this.options.log.warn({ ...fields, retryAt: new Date(retryAt!).toISOString() }, "mail not sent; will retry");
-      return last ? "failed" : "retry";
+      return false;
     }
-    await markSent(trx, row, this.now(), attempts);
-    this.options.log.info({ mail: row.id, kind: row.kind, attempts }, "mail sent");
-    return "sent";
+    return true;
   }
 
   /** The message of a row, the same at every attempt: its id, date, sender and content are the row's. */

@@ -104,7 +104,8 @@ export class PaymentsService {
   private async startCheckout(userId: string, input: { items: Array<{ id: number; amount: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
     const priced = await this.price(input.items);
     if (!priced.ok) return priced;
-    const totalCents = subtotalCents(priced.value);
+    const { lines, shown } = priced.value;
+    const totalCents = subtotalCents(lines);
     if (totalCents !== input.total) {
       return fail(409, `The basket's prices have changed: its total is now ${formatCents(totalCents)}. Please review your basket.`, "amount_mismatch");
     }
@@ -113,7 +114,7 @@ export class PaymentsService {
       return fail(422, `A single payment can be at most ${formatCents(MAX_AMOUNT_CENTS)}; this basket comes to ${formatCents(totalCents)}. Please remove some items.`, "amount_too_large");
     }
     // Stock (issue 22): refuse a line beyond what is available before the gateway is asked for anything.
-    const short = await this.deps.stock?.check(userId, priced.value);
+    const short = await this.deps.stock?.check(userId, lines, shown);
     if (short) return short;
     const checkoutId = randomUUID();
     const intent = await this.deps.gateway.createIntent({ amountCents: totalCents, userId, checkoutId });
@@ -122,19 +123,19 @@ export class PaymentsService {
       userId,
       gateway: this.mode,
       amountCents: totalCents,
-      basket: priced.value,
+      basket: lines,
       status: "requires_payment_method",
       clientSecretHash: intent.secretHash,
       created: intent.created,
     };
     // Stock (issue 22): the units are reserved in the transaction that records the intent; a refusal records nothing.
-    const refused = this.deps.stock ? await this.deps.stock.reserve(payment, priced.value, (trx) => insertPayment(trx, payment)) : await insertPayment(this.deps.db, payment);
+    const refused = this.deps.stock ? await this.deps.stock.reserve(payment, lines, (trx) => insertPayment(trx, payment)) : await insertPayment(this.deps.db, payment);
     if (refused) {
       // Nothing was recorded: the intent the gateway made for it must not be payable either.
       await this.deps.gateway.cancelIntent(intent.id).catch((error: unknown) => this.deps.log.warn({ err: error, paymentIntent: intent.id }, "could not cancel a refused checkout's intent"));
       return refused;
     }
-    this.deps.log.info({ paymentIntent: intent.id, amountCents: totalCents, lines: priced.value.length }, "payment intent created");
+    this.deps.log.info({ paymentIntent: intent.id, amountCents: totalCents, lines: lines.length }, "payment intent created");
     return { ok: true, value: { clientSecret: intent.clientSecret } };
   }
 
@@ -243,18 +244,23 @@ export class PaymentsService {
     return fail(409, "This payment has already been completed.", "payment_intent_unexpected_state");
   }
 
-  /** The lines priced from the catalogue: the server's prices, titles and pictures, never the browser's. */
-  private async price(items: Array<{ id: number; amount: number }>): Promise<PaymentResult<BasketLine[]>> {
+  /**
+   * The lines priced from the catalogue: the server's prices, titles and pictures, never the
+   * browser's; with `shown`, the units available of each product as the catalogue shows them.
+   */
+  private async price(items: Array<{ id: number; amount: number }>): Promise<PaymentResult<{ lines: BasketLine[]; shown: Map<number, number | null | undefined> }>> {
     if (new Set(items.map((item) => item.id)).size !== items.length) return fail(400, "Each product may appear only once in the basket.");
     try {
       const products = new Map((await this.deps.catalogue.list()).map((product) => [product.id, product]));
       const lines: BasketLine[] = [];
+      const shown = new Map<number, number | null | undefined>();
       for (const item of items) {
         const product = products.get(item.id);
         if (!product) return fail(422, `Product ${item.id} is not in the catalogue.`, "unknown_product");
         lines.push(lineFrom(product, item.amount));
+        shown.set(product.id, product.stock);
       }
-      return { ok: true, value: lines };
+      return { ok: true, value: { lines, shown } };
     } catch (error) {
       if (error instanceof CatalogueUnavailableError) return fail(503, "The catalogue is unavailable; try again shortly.");
       throw error;

@@ -27,6 +27,9 @@ const stockOf = async (database: AppDatabase, id: number) =>
 const count = async (database: AppDatabase, table: "payments" | "orders" | "products") =>
   Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
 
+/** A basket line of a seeded product, priced as the catalogue prices it. */
+const line = (id: number, amount: number) => lineFrom({ id, title: readSeed().find((p) => p.id === id)!.title, image: "", rating: { rate: 0, count: 0 }, priceCents: priceCents(id), description: "" }, amount);
+
 describe.each(testEngines())("stock on %s", (engine) => {
   const cleanup = cleanupAfterEach();
   afterEach(() => void vi.useRealTimers());
@@ -84,6 +87,20 @@ describe.each(testEngines())("stock on %s", (engine) => {
     expect(await reservations(services)).toEqual({ reserved: 1, refused: 1, expired: 0, sold: 1 });
   });
 
+  it("selling units still held announces no catalogue change (what is available stays the same)", async () => {
+    const { app, services, database, alice } = await setup();
+    const heard: Array<number[] | null> = [];
+    services.catalogueEvents.subscribe((event) => heard.push(event.ids));
+    const clientSecret = await secret(await create(app, alice, 2));
+    await vi.waitFor(() => expect(heard).toEqual([[RING]]));
+    expect((await confirm(app, alice, clientSecret)).status).toBe(200);
+    expect(await stockOf(database, RING)).toEqual({ stock: 1, reserved: 0 });
+    // Events arrive in the order of their commits: the sale's, had there been one, before this one.
+    await database.db.transaction().execute((trx) => services.catalogueEvents.publish(trx, { ids: [1] }));
+    await vi.waitFor(() => expect(heard.at(-1)).toEqual([1]));
+    expect(heard).toEqual([[RING], [1]]);
+  });
+
   it("a basket of several products: one short line refuses the whole checkout; a paid one sells each line", async () => {
     const { app, database, alice, bob } = await setup();
     const basket = (lines: Array<[number, number]>) => ({ items: lines.map(([id, amount]) => ({ id, amount })), total: lines.reduce((sum, [id, amount]) => sum + priceCents(id) * amount, 0) });
@@ -124,7 +141,6 @@ describe.each(testEngines())("stock on %s", (engine) => {
     // As when another checkout takes the units between the early check and this transaction: the
     // one update of every product leaves the short row alone, and the whole transaction rolls back.
     const { services, database } = await setup();
-    const line = (id: number, amount: number) => lineFrom({ id, title: readSeed().find((p) => p.id === id)!.title, image: "", rating: { rate: 0, count: 0 }, priceCents: priceCents(id), description: "" }, amount);
     const before = [await stockOf(database, 1), await stockOf(database, 2), await stockOf(database, RING)];
     let recorded = 0;
     const refused = await services.stock!.reserve({ id: "pi_short_inside", userId: "nobody", basket: [] }, [line(1, 2), line(RING, 4), line(2, 1)], async () => void recorded++);
@@ -132,6 +148,20 @@ describe.each(testEngines())("stock on %s", (engine) => {
     expect(recorded).toBe(1);
     expect([await stockOf(database, 1), await stockOf(database, 2), await stockOf(database, RING)]).toEqual(before);
     expect(await database.db.selectFrom("reservations").select("payment_id").where("payment_id", "=", "pi_short_inside").execute()).toEqual([]);
+  });
+
+  it("the early check reads only lines the catalogue's copy finds short; a copy that is behind still meets the reservation's refusal", async () => {
+    const { services, database } = await setup();
+    const stock = services.stock!;
+    // The database has no ring left, and no event says so: the copy still shows 3.
+    await database.db.updateTable("products").set({ reserved: 3 }).where("id", "=", RING).execute();
+    const outOfStock = { ok: false, status: 409, message: `${RING_TITLE} is out of stock.`, code: "insufficient_stock" };
+    expect(await stock.check("nobody", [line(RING, 2)], new Map([[RING, 3]]))).toBeNull();
+    expect(await stock.check("nobody", [line(RING, 2)], new Map([[RING, 1]]))).toEqual(outOfStock);
+    expect(await stock.check("nobody", [line(RING, 2)], new Map([[RING, null]]))).toEqual(outOfStock);
+    expect(await stock.check("nobody", [line(RING, 2)])).toEqual(outOfStock);
+    expect(await stock.reserve({ id: "pi_copy_behind", userId: "nobody", basket: [] }, [line(RING, 2)], async () => {})).toEqual(outOfStock);
+    expect(await stockOf(database, RING)).toEqual({ stock: 3, reserved: 3 });
   });
 
   it("a new create by the same shopper releases the earlier reservation, which can no longer be paid", async () => {

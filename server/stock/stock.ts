@@ -49,10 +49,15 @@ export class StockService {
   /**
    * A cheap early refusal before anything is created (the reservation still decides, under lock).
    * The shopper's own open reservation counts as available: a new checkout gives it back.
+   * `shown`: each product's units available as the catalogue's copy has them. A line the copy
+   * covers is not read (if the copy is behind, the reservation refuses it all the same); only a
+   * line the copy finds short, or does not count, is read from the database, which has the last word.
    */
-  async check(userId: string, lines: BasketLine[]): Promise<StockRefusal | null> {
-    const rows = await this.available(this.deps.db, lines.map((line) => line.id), userId);
-    for (const line of lines) {
+  async check(userId: string, lines: BasketLine[], shown?: ReadonlyMap<number, number | null | undefined>): Promise<StockRefusal | null> {
+    const doubtful = shown ? lines.filter((line) => !(line.amount <= (shown.get(line.id) ?? -1))) : lines;
+    if (doubtful.length === 0) return null;
+    const rows = await this.available(this.deps.db, doubtful.map((line) => line.id), userId);
+    for (const line of doubtful) {
       const left = rows.get(line.id);
       if (left !== undefined && left < line.amount) {
         this.count("refused");
@@ -155,29 +160,53 @@ export class StockService {
    */
   async sell(trx: Transaction<Schema>, payment: StockPayment): Promise<void> {
     const now = this.now();
-    const held = await trx.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", payment.id).where("state", "=", "held").returning(["product_id", "amount", "expires_at"]).execute();
-    let sold: Array<{ id: number; amount: number; held: boolean }> = held.map((row) => ({ id: row.product_id, amount: row.amount, held: true }));
+    let rows = await this.sellHeld(trx, payment.id, now);
+    let ids = rows.map((row) => row.id);
     // Units held until now were already counted out of what is available: selling them changes
     // no product as the catalogue shows it, so no catalogue-changed event (one fewer per checkout,
     // and on PostgreSQL one fewer NOTIFY, whose commits take turns). A lapsed hold had been
     // counted as available again: selling it is a change.
-    const unseen = held.length > 0 && held.every((row) => Number(row.expires_at) > now);
-    if (sold.length === 0) {
+    const unseen = rows.length > 0 && rows.every((row) => row.live);
+    if (rows.length === 0) {
       const lapsed = await trx.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", payment.id).returning("product_id").execute();
       if (lapsed.length === 0) return; // no reservation: stock not tracked for this payment
-      sold = payment.basket.map((line) => ({ id: line.id, amount: line.amount, held: false }));
+      const sold = [...payment.basket].sort((a, b) => a.id - b.id);
+      rows = (await this.updateProducts(trx, sold.map((line) => ({ id: line.id, stock: line.amount, reserved: 0 })), now)).map((row) => ({ ...row, live: false }));
+      ids = sold.map((line) => line.id);
     }
     this.count("sold");
-    sold.sort((a, b) => a.id - b.id);
-    // One update for every line, answering the stock it leaves: no second read while the rows are locked.
-    const rows = await this.updateProducts(trx, sold.map((line) => ({ id: line.id, stock: line.amount, reserved: line.held ? -line.amount : 0 })), now);
     const below = rows.filter((row) => row.stock < 0);
-    const ids = sold.map((line) => line.id);
     if (below.length > 0) {
       await trx.updateTable("orders").set({ status: "oversold" }).where("id", "=", payment.id).execute();
       this.deps.log.warn({ order: payment.id, products: below.map((row) => row.id) }, "order paid after its reservation expired: oversold");
     }
     if (!unseen) await this.deps.events.publish(trx, { ids });
+  }
+
+  /**
+   * Sells the units still held for a payment: its held reservations become sold, and each of their
+   * products gives those units up from `stock` and `reserved`. Answers the products changed, with
+   * the stock each has left and whether its hold was still live (none when nothing was held). On
+   * PostgreSQL one statement: the reservations' update feeds the products' one, whose rows are
+   * locked in id order first, as `updateProducts` does.
+   */
+  private async sellHeld(trx: Transaction<Schema>, paymentId: string, now: number): Promise<Array<{ id: number; stock: number; live: boolean }>> {
+    if (this.deps.engine === "postgres") {
+      const sold = sql<{ id: number; stock: number; live: boolean }>`
+        with sold as (update reservations set state = 'sold' where payment_id = ${paymentId} and state = 'held' returning product_id, amount, expires_at),
+        lines as (select product_id as id, cast(sum(amount) as integer) as units, bool_and(expires_at > ${now}) as live from sold group by product_id)
+        update products as p set stock = p.stock - lines.units, reserved = p.reserved - lines.units, updated = ${now}
+        from lines, (select id as locked_id from products where id in (select id from lines) order by id for update) as locked
+        where p.id = lines.id and p.id = locked.locked_id
+        returning p.id, p.stock, lines.live`;
+      return (await sold.execute(trx)).rows.sort((a, b) => a.id - b.id);
+    }
+    const held = await trx.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", paymentId).where("state", "=", "held").returning(["product_id", "amount", "expires_at"]).execute();
+    const lines = held.map((row) => ({ id: row.product_id, units: row.amount, live: Number(row.expires_at) > now })).sort((a, b) => a.id - b.id);
+    // One update for every line, answering the stock it leaves: no second read while the rows are locked.
+    const rows = await this.updateProducts(trx, lines.map((line) => ({ id: line.id, stock: line.units, reserved: -line.units })), now);
+    const live = new Map(lines.map((line) => [line.id, line.live]));
+    return rows.map((row) => ({ ...row, live: live.get(row.id)! }));
   }
 
   /**
