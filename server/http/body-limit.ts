@@ -14,6 +14,17 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export const UPLOAD_BODY_BYTES = 5 * 1024 * 1024 + 64 * 1024;
 const UPLOAD_PATH = /^\/(?:api\/admin\/products\/\d{1,9}\/image|admin\/products\/\d{1,9}(?:\.data)?)$/;
 
+/**
+ * The length a request states for its body: null for GET and HEAD (no body), and for a body sent
+ * in chunks or without a Content-Length (only counting as it streams can tell). `header` reads one
+ * request header by its lower-case name. Used here and by the read-ahead (small-bodies.ts).
+ */
+export function statedBodyLength(method: string | undefined, header: (name: string) => string | undefined): number | null {
+  if (method === "GET" || method === "HEAD" || header("transfer-encoding") !== undefined) return null;
+  const length = header("content-length");
+  return length === undefined ? null : Number(length);
+}
+
 const tooLarge = () => {
   throw new HttpError(413, "The request body is too large.");
 };
@@ -32,8 +43,8 @@ export function bodyLimitStep(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppE
     const isUpload = UPLOAD_PATH.test(c.req.path);
     // A stated length is checked from the header alone: Hono's bodyLimit would first ask for the
     // request's body, which makes the adapter build the full web Request and its stream.
-    const stated = c.req.header("transfer-encoding") === undefined ? c.req.header("content-length") : undefined;
-    if (stated === undefined) return isUpload ? upload(c, next) : limit(c, next);
-    return parseInt(stated, 10) > (isUpload ? UPLOAD_BODY_BYTES : maxBytes) ? tooLarge() : next();
+    const stated = statedBodyLength(c.req.method, (name) => c.req.header(name));
+    if (stated === null) return isUpload ? upload(c, next) : limit(c, next);
+    return stated > (isUpload ? UPLOAD_BODY_BYTES : maxBytes) ? tooLarge() : next();
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener } from "node:http";
 import type { Context } from "hono";
-import { MAX_BODY_BYTES } from "./body-limit.ts";
+import { MAX_BODY_BYTES, statedBodyLength } from "./body-limit.ts";
 
 /** @hono/node-server's contract for a body already read: it makes the request's body of this buffer. */
 type ReadAhead = IncomingMessage & { rawBody?: Buffer };
@@ -15,7 +15,7 @@ type ReadAhead = IncomingMessage & { rawBody?: Buffer };
  */
 export function withSmallBodies(next: RequestListener): RequestListener {
   return (req, res) => {
-    const length = statedLength(req);
+    const length = statedBodyLength(req.method, (name) => req.headers[name] as string | undefined);
     if (length === null || length > MAX_BODY_BYTES) return next(req, res);
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -25,13 +25,6 @@ export function withSmallBodies(next: RequestListener): RequestListener {
     });
     req.once("error", () => next(req, res));
   };
-}
-
-/** A body's length as its request states it; null for GET and HEAD, and for a body sent in chunks. */
-function statedLength(req: IncomingMessage): number | null {
-  if (req.method === "GET" || req.method === "HEAD" || req.headers["transfer-encoding"] !== undefined) return null;
-  const length = req.headers["content-length"];
-  return length === undefined ? null : Number(length);
 }
 
 const utf8 = new TextDecoder();
