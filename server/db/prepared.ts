@@ -37,7 +37,7 @@ const MAX_SHAPES = 256;
  * The results are what the builder's `execute()` would get (`.rows`, `numAffectedRows`): no
  * plugin transforms them, and a Kysely with plugins is refused rather than half served.
  */
-export function prepared<DB, P extends Record<string, unknown>, Row>(build: (db: Kysely<DB>, params: P) => Compilable<DB, Row>) {
+export function prepared<DB, P extends object, Row>(build: (db: Kysely<DB>, params: P) => Compilable<DB, Row>) {
   // Keyed by the dialect's adapter: one per Kysely instance, shared by its transactions.
   const byDatabase = new WeakMap<DialectAdapter, Map<string, Shape>>();
   return (db: Kysely<DB>, params: P): Promise<QueryResult<Row>> => {
@@ -47,7 +47,8 @@ export function prepared<DB, P extends Record<string, unknown>, Row>(build: (db:
       if (executor.plugins.length > 0) throw new Error("prepared statements need a Kysely without plugins (results would skip their transforms)");
       byDatabase.set(executor.adapter, (shapes = new Map()));
     }
-    const key = shapeKey(params);
+    const values = params as Record<string, unknown>;
+    const key = shapeKey(values);
     let shape = shapes.get(key);
     if (!shape) {
       if (shapes.size >= MAX_SHAPES) shapes.clear();
@@ -55,7 +56,7 @@ export function prepared<DB, P extends Record<string, unknown>, Row>(build: (db:
       shapes.set(key, shape);
     }
     const parameters = shape.compiled.parameters.slice();
-    for (const { at, name, index } of shape.holes) parameters[at] = index === null ? params[name] : (params[name] as readonly unknown[])[index];
+    for (const { at, name, index } of shape.holes) parameters[at] = index === null ? values[name] : (values[name] as readonly unknown[])[index];
     return db.executeQuery<Row>({ ...(shape.compiled as CompiledQuery<Row>), parameters });
   };
 }
@@ -70,7 +71,7 @@ function shapeKey(params: Record<string, unknown>): string {
   return key;
 }
 
-function compileShape<DB, P extends Record<string, unknown>, Row>(db: Kysely<DB>, build: (db: Kysely<DB>, params: P) => Compilable<DB, Row>, params: P): Shape {
+function compileShape<DB, P extends object, Row>(db: Kysely<DB>, build: (db: Kysely<DB>, params: P) => Compilable<DB, Row>, params: P): Shape {
   const standIns: Record<string, unknown> = {};
   const unplaced = new Set<string>();
   for (const [name, value] of Object.entries(params)) {

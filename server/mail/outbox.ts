@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import { decodeCursor, olderThan, pageOf } from "../db/cursor.ts";
+import { prepared } from "../db/prepared.ts";
 import type { Engine } from "../db/database.ts";
 import type { MailOutboxTable, Schema } from "../db/schema.ts";
 import { forgetAfterSending, type MailKind, type PayloadOf } from "./templates/index.ts";
@@ -47,31 +48,34 @@ export async function enqueueMail<K extends MailKind>(
  * exists already (one per kind and key, as enqueueMail).
  */
 export async function enqueueMailToUser<K extends MailKind>(db: Db, mail: { kind: K; key: string; userId: string; payload: PayloadOf<K>; now: number }): Promise<boolean> {
-  const result = await db
+  const result = await insertMailToUser(db, { id: randomUUID(), kind: mail.kind, key: mail.key, userId: mail.userId, payload: JSON.stringify(mail.payload), now: mail.now });
+  return Number(result.numAffectedRows ?? 0) > 0;
+}
+
+const insertMailToUser = prepared((db: Kysely<Schema>, p: { id: string; kind: string; key: string; userId: string; payload: string; now: number }) =>
+  db
     .insertInto("mail_outbox")
     .columns(["id", "kind", "dedupe_key", "recipient", "payload", "status", "attempts", "next_attempt_at", "last_error", "created", "sent_at"])
     .expression((eb) =>
       eb
         .selectFrom("user")
         .select([
-          sql.val(randomUUID()).as("id"),
-          sql.val(mail.kind).as("kind"),
-          sql.val(mail.key).as("dedupe_key"),
+          sql.val(p.id).as("id"),
+          sql.val(p.kind).as("kind"),
+          sql.val(p.key).as("dedupe_key"),
           "user.email",
-          sql.val(JSON.stringify(mail.payload)).as("payload"),
+          sql.val(p.payload).as("payload"),
           sql.lit("pending").as("status"),
           sql.lit(0).as("attempts"),
-          sql.val(mail.now).as("next_attempt_at"),
+          sql.val(p.now).as("next_attempt_at"),
           sql.lit(null).as("last_error"),
-          sql.val(mail.now).as("created"),
+          sql.val(p.now).as("created"),
           sql.lit(null).as("sent_at"),
         ])
-        .where("user.id", "=", mail.userId),
+        .where("user.id", "=", p.userId),
     )
-    .onConflict((oc) => oc.columns(["kind", "dedupe_key"]).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-}
+    .onConflict((oc) => oc.columns(["kind", "dedupe_key"]).doNothing()),
+);
 
 /** How many messages of `kind` went to `recipient` since `since` (for per-address limits). */
 export async function countRecent(db: Db, kind: MailKind, recipient: string, since: number): Promise<number> {

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import { olderThan, pageOf, type TimeCursor } from "../db/cursor.ts";
+import { prepared } from "../db/prepared.ts";
 import type { Schema } from "../db/schema.ts";
 import { type BasketLine, type NewOrder, type Order, orderStatus } from "./order.ts";
 
@@ -11,13 +12,16 @@ type Db = Kysely<Schema> | Transaction<Schema>;
  * call wrote it.
  */
 export async function insertOrder(db: Db, userId: string, order: NewOrder, placed: number): Promise<boolean> {
-  const result = await db
-    .insertInto("orders")
-    .values({ id: order.id, user_id: userId, amount: order.amount, basket: JSON.stringify(order.basket), created: order.created, placed })
-    .onConflict((oc) => oc.column("id").doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  const result = await insertOrderRow(db, { id: order.id, userId, amount: order.amount, basket: JSON.stringify(order.basket), created: order.created, placed });
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
+
+const insertOrderRow = prepared((db: Kysely<Schema>, p: { id: string; userId: string; amount: number; basket: string; created: number; placed: number }) =>
+  db
+    .insertInto("orders")
+    .values({ id: p.id, user_id: p.userId, amount: p.amount, basket: p.basket, created: p.created, placed: p.placed })
+    .onConflict((oc) => oc.column("id").doNothing()),
+);
 
 /** One order of one user, with when it was written; null when it does not exist or is someone else's. */
 export async function findOrder(db: Db, userId: string, id: string): Promise<(Order & { placed: number }) | null> {
@@ -40,12 +44,27 @@ export async function listOrders(
   userId: string,
   { limit, before }: { limit: number; before?: TimeCursor | null },
 ): Promise<{ orders: Order[]; next: string | null }> {
-  let query = db.selectFrom("orders").select(COLUMNS).where("user_id", "=", userId);
-  if (before) query = query.where(olderThan(before, "created", "id"));
-  const rows = await query.orderBy("created", "desc").orderBy("id", "desc").limit(limit + 1).execute();
+  const { rows } = before
+    ? await ordersBefore(db, { userId, at: before.at, id: before.id, limit: limit + 1 })
+    : await newestOrders(db, { userId, limit: limit + 1 });
   const page = pageOf(rows, limit, (row) => ({ at: Number(row.created), id: row.id }));
   return { orders: page.rows.map(toOrder), next: page.next };
 }
+
+const newestOrders = prepared((db: Kysely<Schema>, p: { userId: string; limit: number }) =>
+  db.selectFrom("orders").select(COLUMNS).where("user_id", "=", p.userId).orderBy("created", "desc").orderBy("id", "desc").limit(p.limit),
+);
+
+const ordersBefore = prepared((db: Kysely<Schema>, p: { userId: string; at: number; id: string; limit: number }) =>
+  db
+    .selectFrom("orders")
+    .select(COLUMNS)
+    .where("user_id", "=", p.userId)
+    .where(olderThan({ at: p.at, id: p.id }, "created", "id"))
+    .orderBy("created", "desc")
+    .orderBy("id", "desc")
+    .limit(p.limit),
+);
 
 /** A user's orders written at or after `placedSince` (epoch ms), in the order they were written. */
 export async function ordersPlacedSince(db: Db, userId: string, placedSince: number, limit = 100): Promise<Array<Order & { placed: number }>> {

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
+import { prepared } from "../db/prepared.ts";
 import type { PaymentsTable, Schema } from "../db/schema.ts";
 import type { BasketLine } from "../orders/order.ts";
 import type { IntentStatus } from "./gateway.ts";
@@ -15,29 +16,42 @@ export interface Payment {
 }
 
 export async function insertPayment(db: Kysely<Schema>, payment: Payment): Promise<void> {
-  await db
-    .insertInto("payments")
-    .values({
-      id: payment.id,
-      user_id: payment.userId,
-      gateway: payment.gateway,
-      amount: payment.amountCents,
-      currency: "usd",
-      basket: JSON.stringify(payment.basket),
-      status: payment.status,
-      client_secret_hash: payment.clientSecretHash,
-      card_brand: null,
-      card_last4: null,
-      created: payment.created,
-      updated: payment.created,
-    })
-    .execute();
+  await insertPaymentRow(db, {
+    id: payment.id,
+    userId: payment.userId,
+    gateway: payment.gateway,
+    amount: payment.amountCents,
+    basket: JSON.stringify(payment.basket),
+    status: payment.status,
+    clientSecretHash: payment.clientSecretHash,
+    created: payment.created,
+  });
 }
 
+const insertPaymentRow = prepared(
+  (db: Kysely<Schema>, p: { id: string; userId: string; gateway: string; amount: number; basket: string; status: string; clientSecretHash: string | null; created: number }) =>
+    db.insertInto("payments").values({
+      id: p.id,
+      user_id: p.userId,
+      gateway: p.gateway,
+      amount: p.amount,
+      currency: "usd",
+      basket: p.basket,
+      status: p.status,
+      client_secret_hash: p.clientSecretHash,
+      card_brand: null,
+      card_last4: null,
+      created: p.created,
+      updated: p.created,
+    }),
+);
+
 export async function findPayment(db: Kysely<Schema>, id: string): Promise<Payment | null> {
-  const row = await db.selectFrom("payments").selectAll().where("id", "=", id).executeTakeFirst();
+  const row = (await paymentById(db, { id })).rows[0];
   return row ? toPayment(row) : null;
 }
+
+const paymentById = prepared((db: Kysely<Schema>, p: { id: string }) => db.selectFrom("payments").selectAll().where("id", "=", p.id));
 
 /** How many stock reservations a payment has, and how many of them still hold their units now. */
 export interface PaymentHolds {
@@ -50,15 +64,18 @@ export interface PaymentHolds {
  * confirmation needs before it charges. `now` decides which holds are still live.
  */
 export async function findPaymentWithHolds(db: Kysely<Schema>, id: string, now: number): Promise<(Payment & { holds: PaymentHolds }) | null> {
-  const row = await db
+  const row = (await paymentWithHolds(db, { id, now })).rows[0];
+  return row ? { ...toPayment(row), holds: { total: Number(row.holds_total), live: Number(row.holds_live) } } : null;
+}
+
+const paymentWithHolds = prepared((db: Kysely<Schema>, p: { id: string; now: number }) =>
+  db
     .selectFrom("payments")
     .selectAll()
     .select(sql<number | string>`(select count(*) from reservations r where r.payment_id = payments.id)`.as("holds_total"))
-    .select(sql<number | string>`(select count(*) from reservations r where r.payment_id = payments.id and r.state = 'held' and r.expires_at > ${now})`.as("holds_live"))
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return row ? { ...toPayment(row), holds: { total: Number(row.holds_total), live: Number(row.holds_live) } } : null;
-}
+    .select(sql<number | string>`(select count(*) from reservations r where r.payment_id = payments.id and r.state = 'held' and r.expires_at > ${p.now})`.as("holds_live"))
+    .where("id", "=", p.id),
+);
 
 function toPayment(row: Selectable<PaymentsTable>): Payment {
   return {
@@ -78,18 +95,19 @@ function toPayment(row: Selectable<PaymentsTable>): Payment {
  * false when it already had. Runs inside the fulfilment transaction that writes its order.
  */
 export async function markSucceeded(trx: Transaction<Schema>, id: string, details: { card?: { brand: string; last4: string }; now: number }): Promise<boolean> {
-  const updated = await trx
-    .updateTable("payments")
-    .set({
-      status: "succeeded",
-      updated: details.now,
-      ...(details.card ? { card_brand: details.card.brand, card_last4: details.card.last4 } : {}),
-    })
-    .where("id", "=", id)
-    .where("status", "!=", "succeeded")
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) > 0;
+  const updated = details.card
+    ? await markSucceededWithCard(trx, { id, now: details.now, brand: details.card.brand, last4: details.card.last4 })
+    : await markSucceededOnly(trx, { id, now: details.now });
+  return Number(updated.numAffectedRows ?? 0) > 0;
 }
+
+const markSucceededOnly = prepared((db: Kysely<Schema>, p: { id: string; now: number }) =>
+  db.updateTable("payments").set({ status: "succeeded", updated: p.now }).where("id", "=", p.id).where("status", "!=", "succeeded"),
+);
+
+const markSucceededWithCard = prepared((db: Kysely<Schema>, p: { id: string; now: number; brand: string; last4: string }) =>
+  db.updateTable("payments").set({ status: "succeeded", updated: p.now, card_brand: p.brand, card_last4: p.last4 }).where("id", "=", p.id).where("status", "!=", "succeeded"),
+);
 
 /**
  * A page of the payments of `gateway` still in flight that were not checked since `since` (epoch

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from "kysely";
 import type { BasketLine } from "../../lib/basket.ts";
 import { shortOf } from "../../lib/stock.ts";
 import type { CatalogueEvents } from "../catalogue/events.ts";
+import { prepared } from "../db/prepared.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import type { PaymentHolds } from "../payments/store.ts";
@@ -80,13 +81,7 @@ export class StockService {
       await inTransaction(this.deps.db, async (trx) => {
         // This shopper's earlier open reservation is released, and any lapsed one on these
         // products expires, in one statement (the shopper's own counts as released).
-        const given = await trx
-          .updateTable("reservations")
-          .set({ state: sql<"released" | "expired">`case when user_id = ${payment.userId} then 'released' else 'expired' end` })
-          .where("state", "=", "held")
-          .where((eb) => eb.or([eb("user_id", "=", payment.userId), eb.and([eb("product_id", "in", lines.map((line) => line.id)), eb("expires_at", "<=", now)])]))
-          .returning(["payment_id", "product_id", "amount", "state"])
-          .execute();
+        const { rows: given } = await giveBack(trx, { userId: payment.userId, productIds: lines.map((line) => line.id), now });
         const lapsed = given.filter((row) => row.state === "expired");
         const back = new Map<number, number>();
         for (const row of given) back.set(row.product_id, (back.get(row.product_id) ?? 0) + row.amount);
@@ -95,10 +90,7 @@ export class StockService {
         // last, just before the commit: the payment and reservation rows are written first.
         await this.cancelTestPayments(trx, given.map((row) => row.payment_id), now);
         await record(trx);
-        await trx
-          .insertInto("reservations")
-          .values(lines.map((line) => ({ payment_id: payment.id, product_id: line.id, user_id: payment.userId, amount: line.amount, state: "held" as const, expires_at: now + this.deps.reservationMs, created: now })))
-          .execute();
+        await insertHolds(trx, { paymentId: payment.id, userId: payment.userId, productIds: lines.map((line) => line.id), amounts: lines.map((line) => line.amount), expiresAt: now + this.deps.reservationMs, now });
         // One statement for every product: each line's units are taken only where that many are
         // available (less what this checkout gives back), so no unit is ever taken twice.
         const ids = [...new Set([...back.keys(), ...wanted.keys()])].sort((a, b) => a - b);
@@ -191,17 +183,8 @@ export class StockService {
    * locked in id order first, as `updateProducts` does.
    */
   private async sellHeld(trx: Transaction<Schema>, paymentId: string, now: number): Promise<Array<{ id: number; stock: number; live: boolean }>> {
-    if (this.deps.engine === "postgres") {
-      const sold = sql<{ id: number; stock: number; live: boolean }>`
-        with sold as (update reservations set state = 'sold' where payment_id = ${paymentId} and state = 'held' returning product_id, amount, expires_at),
-        lines as (select product_id as id, cast(sum(amount) as integer) as units, bool_and(expires_at > ${now}) as live from sold group by product_id)
-        update products as p set stock = p.stock - lines.units, reserved = p.reserved - lines.units, updated = ${now}
-        from lines, (select id as locked_id from products where id in (select id from lines) order by id for update) as locked
-        where p.id = lines.id and p.id = locked.locked_id
-        returning p.id, p.stock, lines.live`;
-      return (await sold.execute(trx)).rows.sort((a, b) => a.id - b.id);
-    }
-    const held = await trx.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", paymentId).where("state", "=", "held").returning(["product_id", "amount", "expires_at"]).execute();
+    if (this.deps.engine === "postgres") return (await sellHeldOnPostgres(trx, { paymentId, now })).rows.sort((a, b) => a.id - b.id);
+    const { rows: held } = await sellHolds(trx, { paymentId });
     const lines = held.map((row) => ({ id: row.product_id, units: row.amount, live: Number(row.expires_at) > now })).sort((a, b) => a.id - b.id);
     // One update for every line, answering the stock it leaves: no second read while the rows are locked.
     const rows = await this.updateProducts(trx, lines.map((line) => ({ id: line.id, stock: line.units, reserved: -line.units })), now);
@@ -305,18 +288,89 @@ export class StockService {
    */
   private async updateProducts(trx: Transaction<Schema>, changes: Array<{ id: number; stock: number; reserved: number; need?: { units: number; givenBack: number } }>, now: number): Promise<Array<{ id: number; stock: number }>> {
     if (changes.length === 0) return [];
-    const int = (value: number) => sql`cast(${value} as integer)`;
-    const byId = (value: (change: (typeof changes)[number]) => number) => sql`case p.id ${sql.join(changes.map((change) => sql`when ${change.id} then ${int(value(change))}`), sql` `)} else 0 end`;
     const guarded = changes.filter((change) => change.need);
-    const guard = guarded.length === 0 ? sql`1 = 1` : sql`case p.id ${sql.join(guarded.map(({ id, need }) => sql`when ${id} then p.stock - p.reserved + ${int(need!.givenBack)} >= ${int(need!.units)}`), sql` `)} else 1 = 1 end`;
-    const ids = sql.join(changes.map((change) => sql`${change.id}`));
-    const set = sql`stock = p.stock - ${byId((change) => change.stock)}, reserved = p.reserved + ${byId((change) => change.reserved)}, updated = ${now}`;
-    const query =
-      this.deps.engine === "postgres"
-        ? sql<{ id: number; stock: number }>`update products as p set ${set} from (select id as locked_id from products where id in (${ids}) order by id for update) as locked where p.id = locked.locked_id and ${guard} returning id, stock`
-        : sql<{ id: number; stock: number }>`update products as p set ${set} where p.id in (${ids}) and ${guard} returning id, stock`;
-    return (await query.execute(trx)).rows;
+    const params = {
+      ids: changes.map((change) => change.id),
+      stock: changes.map((change) => change.stock),
+      reserved: changes.map((change) => change.reserved),
+      guardIds: guarded.map((change) => change.id),
+      units: guarded.map((change) => change.need!.units),
+      givenBack: guarded.map((change) => change.need!.givenBack),
+      now,
+    };
+    return (await (this.deps.engine === "postgres" ? updateProductsOnPostgres : updateProductsOnSqlite)(trx, params)).rows;
   }
 }
+
+/**
+ * This shopper's held reservations, and those of these products that have lapsed, given back in
+ * one statement (the shopper's own counts as released, the lapsed ones as expired).
+ */
+const giveBack = prepared((db: Kysely<Schema>, p: { userId: string; productIds: number[]; now: number }) =>
+  db
+    .updateTable("reservations")
+    .set({ state: sql<"released" | "expired">`case when user_id = ${p.userId} then 'released' else 'expired' end` })
+    .where("state", "=", "held")
+    .where((eb) => eb.or([eb("user_id", "=", p.userId), eb.and([eb("product_id", "in", p.productIds), eb("expires_at", "<=", p.now)])]))
+    .returning(["payment_id", "product_id", "amount", "state"]),
+);
+
+/** A checkout's reservations: `amounts[i]` units of `productIds[i]`, held until `expiresAt`. */
+const insertHolds = prepared((db: Kysely<Schema>, p: { paymentId: string; userId: string; productIds: number[]; amounts: number[]; expiresAt: number; now: number }) =>
+  db
+    .insertInto("reservations")
+    .values(p.productIds.map((id, i) => ({ payment_id: p.paymentId, product_id: id, user_id: p.userId, amount: p.amounts[i]!, state: "held" as const, expires_at: p.expiresAt, created: p.now }))),
+);
+
+/** SQLite: a payment's held reservations become sold; answers what each held. */
+const sellHolds = prepared((db: Kysely<Schema>, p: { paymentId: string }) =>
+  db.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", p.paymentId).where("state", "=", "held").returning(["product_id", "amount", "expires_at"]),
+);
+
+/** PostgreSQL: StockService.sellHeld in one statement. */
+const sellHeldOnPostgres = prepared(
+  (db: Kysely<Schema>, p: { paymentId: string; now: number }) => sql<{ id: number; stock: number; live: boolean }>`
+    with sold as (update reservations set state = 'sold' where payment_id = ${p.paymentId} and state = 'held' returning product_id, amount, expires_at),
+    lines as (select product_id as id, cast(sum(amount) as integer) as units, bool_and(expires_at > ${p.now}) as live from sold group by product_id)
+    update products as p set stock = p.stock - lines.units, reserved = p.reserved - lines.units, updated = ${p.now}
+    from lines, (select id as locked_id from products where id in (select id from lines) order by id for update) as locked
+    where p.id = lines.id and p.id = locked.locked_id
+    returning p.id, p.stock, lines.live`,
+);
+
+/**
+ * StockService.updateProducts' statement: product `ids[i]` loses `stock[i]` units of stock and
+ * gains `reserved[i]` reserved ones, product `guardIds[j]` only while `units[j]` are available
+ * once `givenBack[j]` are back. One shape per number of products and of guarded ones.
+ */
+interface ProductChanges {
+  ids: number[];
+  stock: number[];
+  reserved: number[];
+  guardIds: number[];
+  units: number[];
+  givenBack: number[];
+  now: number;
+}
+
+function productChanges(p: ProductChanges) {
+  const int = (value: number | undefined) => sql`cast(${value} as integer)`;
+  const byId = (values: number[]) => sql`case p.id ${sql.join(p.ids.map((id, i) => sql`when ${id} then ${int(values[i])}`), sql` `)} else 0 end`;
+  const guard =
+    p.guardIds.length === 0 ? sql`1 = 1` : sql`case p.id ${sql.join(p.guardIds.map((id, j) => sql`when ${id} then p.stock - p.reserved + ${int(p.givenBack[j])} >= ${int(p.units[j])}`), sql` `)} else 1 = 1 end`;
+  const ids = sql.join(p.ids.map((id) => sql`${id}`));
+  const set = sql`stock = p.stock - ${byId(p.stock)}, reserved = p.reserved + ${byId(p.reserved)}, updated = ${p.now}`;
+  return { ids, set, guard };
+}
+
+const updateProductsOnSqlite = prepared((_db: Kysely<Schema>, p: ProductChanges) => {
+  const { ids, set, guard } = productChanges(p);
+  return sql<{ id: number; stock: number }>`update products as p set ${set} where p.id in (${ids}) and ${guard} returning id, stock`;
+});
+
+const updateProductsOnPostgres = prepared((_db: Kysely<Schema>, p: ProductChanges) => {
+  const { ids, set, guard } = productChanges(p);
+  return sql<{ id: number; stock: number }>`update products as p set ${set} from (select id as locked_id from products where id in (${ids}) order by id for update) as locked where p.id = locked.locked_id and ${guard} returning id, stock`;
+});
 
 const refusal = (title: string, left: number): StockRefusal => ({ ok: false, status: 409, message: shortOf(title, left), code: "insufficient_stock" });
