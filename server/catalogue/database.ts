@@ -1,6 +1,7 @@
-import { type Selectable, sql } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import type { AppDatabase } from "../db/database.ts";
-import type { ProductsTable } from "../db/schema.ts";
+import { prepared } from "../db/prepared.ts";
+import type { ProductsTable, Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Catalogue, CatalogueChange, ImageSource } from "./catalogue.ts";
 import { EmbeddedCatalogue, PRODUCT_IMAGE_PATH } from "./embedded.ts";
@@ -11,6 +12,17 @@ import { UPLOADS_DIR, UploadedImages } from "./uploaded-images.ts";
 
 /** A product row as the catalogue reads it, with the units of its lapsed (expired, not yet swept) reservations. */
 type Row = Selectable<ProductsTable> & { lapsed: number | string | null };
+
+const productsWithLapsed = (db: Kysely<Schema>, now: number) =>
+  db
+    .selectFrom("products as p")
+    .selectAll("p")
+    .select(sql<number | string | null>`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.expires_at <= ${now})`.as("lapsed"))
+    .orderBy("p.id");
+
+/** Every product, or those of `ids` (what a sale or an edit changed: read after each checkout). */
+const allProducts = prepared((db: Kysely<Schema>, p: { now: number }) => productsWithLapsed(db, p.now));
+const productsById = prepared((db: Kysely<Schema>, p: { ids: number[]; now: number }) => productsWithLapsed(db, p.now).where("p.id", "in", p.ids));
 
 /**
  * The catalogue in the shop's database (the default): products, categories and stock, seeded once
@@ -124,16 +136,10 @@ export class DatabaseCatalogue implements Catalogue {
    * old copies. Either way a new array, so whoever kept the old one knows it is stale.
    */
   private async reload(ids: number[] | null = null): Promise<void> {
-    const now = this.now();
-    let query = this.database.db
-      .selectFrom("products as p")
-      .selectAll("p")
-      .select(
-        sql<number | string | null>`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.expires_at <= ${now})`.as("lapsed"),
-      );
     if (ids?.length === 0) return;
-    if (ids) query = query.where("p.id", "in", ids);
-    const rows: Row[] = await query.orderBy("p.id").execute();
+    const now = this.now();
+    const { db } = this.database;
+    const { rows } = ids ? await productsById(db, { ids, now }) : await allProducts(db, { now });
     const fresh = rows.filter((row) => row.archived_at === null).map((row) => this.product(row));
     if (!ids) {
       this.products = fresh;
