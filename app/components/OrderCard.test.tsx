@@ -3,7 +3,7 @@ import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { Order } from "../../server/orders/order.ts";
 import { StoreProvider } from "../basket/store.tsx";
-import { pageOrder } from "../orders/page-order.ts";
+import { pageOrder, pageOrdersFrom, pageOrdersJson } from "../orders/page-order.ts";
 import { OrderCard } from "./OrderCard.tsx";
 
 const order: Order = {
@@ -37,7 +37,8 @@ const render = (shown: Parameters<typeof OrderCard>[0]["order"]) =>
 
 describe("OrderCard", () => {
   it("renders an order from the page's loader exactly as the same order in full (the live feed's, the API's)", () => {
-    const html = render(pageOrder(order));
+    const [shown] = pageOrdersFrom(pageOrdersJson([order]));
+    const html = render(shown!);
     expect(html).toBe(render(order));
     expect(html).toContain("Order ID <span>pi_3AbC</span>");
     expect(html).toContain("<dt>Items</dt><dd>3</dd>");
@@ -50,6 +51,7 @@ describe("OrderCard", () => {
   });
 
   it("keeps only what the page shows, whatever else an order or a line carries", () => {
+    expect(pageOrdersFrom(pageOrdersJson([order, order]))).toEqual([pageOrder(order), pageOrder(order)]);
     const extra = { ...order, placed: 1, basket: order.basket.map((line) => ({ ...line, category: "bags", rating: { ...line.rating, source: "x" } })) };
     expect(pageOrder(extra)).toEqual({
       id: "pi_3AbC",

@@ -4,7 +4,7 @@ import type { Route } from "./+types/orders";
 import { requireUser } from "../auth/guard.ts";
 import { OrderCard } from "../components/OrderCard.tsx";
 import { pageMeta } from "../meta.ts";
-import { type PageOrder, pageOrder } from "../orders/page-order.ts";
+import { type PageOrder, pageOrdersFrom, pageOrdersJson } from "../orders/page-order.ts";
 
 export const meta: Route.MetaFunction = () => pageMeta("Your Orders", "Your Storefront orders.");
 
@@ -13,7 +13,7 @@ const PAGE = 10;
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context.user, "/orders");
   const { orders, next, since } = await context.orders.firstPage(user.uid, PAGE);
-  return { orders: orders.map(pageOrder), next, since };
+  return { orders: pageOrdersJson(orders), next, since };
 }
 
 /** Spec section 7: newest first by created; ties by id, as the server pages them. */
@@ -37,8 +37,8 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
 
 // Full orders (the live feed's, the API's next pages) join the page's own as they are: a full
 // order is a PageOrder too, and renders the same (app/components/OrderCard.test.tsx).
-function OrderList({ orders: first, next: firstNext, since }: { orders: PageOrder[]; next: string | null; since: number }) {
-  const [orders, setOrders] = useState(first);
+function OrderList({ orders: first, next: firstNext, since }: { orders: string; next: string | null; since: number }) {
+  const [orders, setOrders] = useState(() => pageOrdersFrom(first));
   const [next, setNext] = useState(firstNext);
   const [loading, setLoading] = useState(false);
   const [failed, setFailed] = useState(false);
