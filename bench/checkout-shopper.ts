@@ -136,8 +136,10 @@ export class Shopper {
     const afterConfirm = performance.now();
     const orders = await this.send("GET", "/orders.data?_routes=routes%2Forders");
     expectOk("orders", orders);
-    // The newest order comes first on the first page: the one just paid for must be on it.
-    if (!orders.text.includes(JSON.stringify(intentId))) throw new Error(`the orders page does not list order ${intentId}`);
+    // The newest order comes first on the first page: the one just paid for must be on it. (The
+    // page's orders travel as one JSON text inside React Router's answer, their quotes escaped:
+    // app/orders/page-order.ts; an intent id is unique text either way.)
+    if (!orders.text.includes(intentId)) throw new Error(`the orders page does not list order ${intentId}`);
     const done = performance.now();
     return { create: afterCreate - started, confirm: afterConfirm - afterCreate, orders: done - afterConfirm };
   }

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { card, expect, expectCartCount, formatCents, open, productById, registerAccount, test, toCents, viewports } from "./support.ts";
+import { card, expect, expectCartCount, formatCents, open, productById, registerAccount, test, toCents, viewports, waitForHydration } from "./support.ts";
 
 const CARD = { number: "4242 4242 4242 4242", expiry: "12 / 34", cvc: "123", postal: "1000" };
 
@@ -76,4 +76,39 @@ test("the orders page fits a phone screen", async ({ page }) => {
   await expect(orders(page)).toHaveCount(1);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBe(0);
+});
+
+test("the orders page hydrates in place: what the server drew from the page's data is what the browser draws", async ({ page, pageErrors }) => {
+  await registerAccount(page);
+  // Reached in the app: drawn from the client-side navigation's data request (/orders.data).
+  await buy(page, [2, 2, 9]);
+  const drawnInApp = await orders(page).innerText();
+  await page.addInitScript(() => {
+    // Anything hydration adds to or removes from the page's content, once the parser is done.
+    const changes: string[] = [];
+    (window as unknown as { __mainChanges: string[] }).__mainChanges = changes;
+    document.addEventListener("DOMContentLoaded", () => {
+      const main = document.getElementById("main");
+      if (!main) return;
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of [...record.addedNodes, ...record.removedNodes]) if (node.nodeType === Node.ELEMENT_NODE) changes.push((node as Element).outerHTML.slice(0, 80));
+        }
+      }).observe(main, { childList: true, subtree: true });
+    });
+  });
+  // A full load: rendered on the server from the loader's data, then hydrated from the same data.
+  // From elsewhere: reloading the paying tab's entry would bring back its "placed" message, which
+  // lives in the browser's history state, not in the server's page.
+  await page.goto("about:blank");
+  await page.goto("/orders");
+  await waitForHydration(page);
+  const order = orders(page);
+  await expect(order).toHaveCount(1);
+  await expect(card(order, productById(2))).toBeVisible();
+  await expect(order.getByText("Quantity: 2")).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __mainChanges: string[] }).__mainChanges)).toEqual([]);
+  // The same order, drawn the same, whichever way the page got its data.
+  expect(await order.innerText()).toBe(drawnInApp);
+  expect(pageErrors).toEqual([]);
 });

@@ -4,6 +4,7 @@ import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { databaseAway, databaseIsAway } from "./http/errors.ts";
 import { PageCache } from "./http/page-cache.ts";
+import { withOwnSignal } from "./http/page-request.ts";
 import { placeholderUser } from "./http/personal-shell.ts";
 import { PersonalShells } from "./http/personal-shells.ts";
 import { AffectedPages } from "./catalogue/affected-pages.ts";
@@ -97,7 +98,7 @@ export function pages(
     const hit = cacheKey && pageCache?.get(cacheKey, nonce, c.req.header("accept-encoding"));
     if (hit) return hit;
     // Someone who may not see the back office asked for it: they get what any unknown address gives.
-    const request = c.get("outsider") ? withoutAdmin(c.req.raw) : c.req.raw;
+    const request = c.get("outsider") ? withoutAdmin(c.req.raw) : withOwnSignal(c.req.raw, c.env?.outgoing);
     const response = await ssr(atBrowserOrigin(request), createLoadContext(c));
     // A page that failed because the database is away says so with 503 (and its error page).
     if (response.status >= 500 && (await databaseIsAway(database))) {

@@ -17,8 +17,16 @@ import type { Plugin } from "vite";
  *   parent paths: all that it is computed from besides the process's own routes.
  *
  * Each is a pure function of its key, so the document's bytes are unchanged
- * (server/render.integration.test.ts). If React Router's code differs from what is rewritten here
- * (another version), the build fails rather than silently rendering without the rewrite.
+ * (server/render.integration.test.ts).
+ *
+ * Two more rewrites spare each data answer (`/orders.data`, a single fetch) the web-stream
+ * machinery between React Router and our compression: `isResponse` no longer turns the
+ * lightweight Response into a full web one, and the single fetch's turbo-stream body is kept on
+ * its Response (lib/whole-body.ts, `bodyStream`), so compression reads it straight instead of
+ * through a web Response's `arrayBuffer()`. Its bytes are the same (server/http/compression.test.ts).
+ *
+ * If React Router's code differs from what is rewritten here (another version), the build fails
+ * rather than silently rendering without the rewrite.
  */
 interface Rewrite {
   /** What it saves, for the build's error message. */
@@ -26,6 +34,8 @@ interface Rewrite {
   /** The exact text in React Router's production files, found once. */
   find: string;
   replace: string;
+  /** Code the replacement calls, added to the file it is applied in (ONCE when absent). */
+  helper?: string;
 }
 
 export const REWRITES: Rewrite[] = [
@@ -70,6 +80,42 @@ export const REWRITES: Rewrite[] = [
         () => JSON.stringify(getPartialManifest(manifest, router), null, 2)
       )`,
   },
+  {
+    name: "isResponse without building the web Response",
+    find: `function isResponse(value) {
+  return value != null && typeof value.status === "number" && typeof value.statusText === "string" && typeof value.headers === "object" && typeof value.body !== "undefined";
+}`,
+    // The same answer for every value: a Response always passes the checks after `||`. Only
+    // their `statusText` and `body` turn @hono/node-server's lightweight Response (the global
+    // `Response` under node:http) into a full web Response, for every data answer.
+    replace: `function isResponse(value) {
+  return value instanceof Response || value != null && typeof value.status === "number" && typeof value.statusText === "string" && typeof value.headers === "object" && typeof value.body !== "undefined";
+}`,
+    helper: "",
+  },
+  {
+    name: "single fetch's body stream, kept on its Response",
+    find: `  return new Response(
+    encodeViaTurboStream(
+      result,
+      request.signal,
+      build.entry.module.streamTimeout,
+      serverMode
+    ),
+    {
+      status: status || 200,
+      headers: resultHeaders
+    }
+  );`,
+    replace: `  let body = encodeViaTurboStream(result, request.signal, build.entry.module.streamTimeout, serverMode);
+  return storefrontWithBodyStream(new Response(body, { status: status || 200, headers: resultHeaders }), body);`,
+    helper: `
+function storefrontWithBodyStream(response, body) {
+  Object.defineProperty(response, Symbol.for("storefront.body-stream"), { value: body });
+  return response;
+}
+`,
+  },
 ];
 
 /** Added to each rewritten file: what is made once, per owner object and key. */
@@ -101,7 +147,8 @@ export function rewrite(code: string): { code: string; applied: string[] } {
     code = code.slice(0, at) + replace + code.slice(at + find.length);
     applied.push(name);
   }
-  return { code: applied.length > 0 ? code + ONCE : code, applied };
+  const helpers = new Set(REWRITES.filter(({ name }) => applied.includes(name)).map(({ helper }) => helper ?? ONCE));
+  return { code: applied.length > 0 ? code + [...helpers].join("") : code, applied };
 }
 
 /** The Vite plugin: the server bundle's React Router (production files) with REWRITES applied, each exactly once. */

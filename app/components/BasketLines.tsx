@@ -1,8 +1,8 @@
-import type { BasketItem } from "../basket/reducer.ts";
+import type { PageLine } from "../orders/page-order.ts";
 import { ProductCard } from "./ProductCard.tsx";
 
-/** A basket as checkout and the orders list show it: flexed cards (spec section 2), each with its quantity. */
-export function BasketLines({ lines, className = "" }: { lines: readonly BasketItem[]; className?: string }) {
+/** A basket as checkout and the orders list show it: flexed cards (spec section 2, no description), each with its quantity. */
+export function BasketLines({ lines, className = "" }: { lines: readonly PageLine[]; className?: string }) {
   return (
     <ul className={`basket-lines ${className}`.trim()}>
       {lines.map((line) => (

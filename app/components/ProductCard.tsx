@@ -8,7 +8,11 @@ import { Price } from "./Price.tsx";
 import { shorten } from "../text.ts";
 import { Rating } from "./Rating.tsx";
 
-type CardProduct = Pick<Product, "id" | "title" | "image" | "imageSrcSet" | "rating" | "priceCents" | "description" | "stock">;
+/**
+ * What a card shows of a product. The description only matters to a card that shows it or adds the
+ * product to the basket: the orders page's lines come without one (app/orders/page-order.ts).
+ */
+type CardProduct = Pick<Product, "id" | "title" | "image" | "imageSrcSet" | "rating" | "priceCents" | "stock"> & Partial<Pick<Product, "description">>;
 
 export interface ProductCardProps {
   product: CardProduct;
@@ -38,18 +42,19 @@ export function ProductCard({ product, flex, showDescription, showAdd, showStock
   const [, dispatch] = useStore();
   const [expanded, setExpanded] = useState(false);
   const Heading = (["h1", "h2", "h3"] as const)[headingLevel - 1]!;
+  const description = product.description ?? "";
   // A toggle that would reveal only a few more words is noise: show such a text whole.
-  const long = product.description.length > SHORT_DESCRIPTION + 20;
+  const long = description.length > SHORT_DESCRIPTION + 20;
   const addButton = useRef<HTMLButtonElement>(null);
   const available = inStock(product.stock);
   const availability = showStock ? availabilityText(product.stock) : null;
   // Taps on this card's button before the app had hydrated count now (see early-taps.ts).
   useEffect(() => {
     if (!showAdd || !available) return;
-    for (let taps = takeEarlyTaps(product.id); taps > 0; taps--) dispatch({ type: "ADD_TO_BASKET", item: product });
+    for (let taps = takeEarlyTaps(product.id); taps > 0; taps--) dispatch({ type: "ADD_TO_BASKET", item: { ...product, description } });
     addButton.current?.removeAttribute(TAPPED);
     addButton.current?.setAttribute(LIVE, "");
-  }, [showAdd, available, product, dispatch]);
+  }, [showAdd, available, product, description, dispatch]);
   return (
     <article className={`card${flex ? " card--flex" : ""}`} aria-label={product.title}>
       <Link to={`/products/${product.id}`} className="card__image-link">
@@ -72,7 +77,7 @@ export function ProductCard({ product, flex, showDescription, showAdd, showStock
         <Price cents={product.priceCents} className="price card__price" />
         {showDescription && (
           <div className="card__description">
-            <p>{long && !expanded ? shorten(product.description, SHORT_DESCRIPTION) : product.description}</p>
+            <p>{long && !expanded ? shorten(description, SHORT_DESCRIPTION) : description}</p>
             {long && (
               <button type="button" className="link-button" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
                 {expanded ? "Show Less" : "Show More"}
@@ -91,7 +96,7 @@ export function ProductCard({ product, flex, showDescription, showAdd, showStock
             className="button-primary card__add"
             ref={addButton}
             data-add-to-basket={product.id}
-            onClick={() => dispatch({ type: "ADD_TO_BASKET", item: product })}
+            onClick={() => dispatch({ type: "ADD_TO_BASKET", item: { ...product, description } })}
           >
             Add to cart
           </button>

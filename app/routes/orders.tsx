@@ -1,12 +1,10 @@
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import type { Route } from "./+types/orders";
-import type { Order } from "../../server/orders/order.ts";
 import { requireUser } from "../auth/guard.ts";
-import { Price } from "../components/Price.tsx";
-import { BasketLines } from "../components/BasketLines.tsx";
+import { OrderCard } from "../components/OrderCard.tsx";
 import { pageMeta } from "../meta.ts";
-import { orderDate } from "../dates.ts";
+import { type PageOrder, pageOrdersFrom, pageOrdersJson } from "../orders/page-order.ts";
 
 export const meta: Route.MetaFunction = () => pageMeta("Your Orders", "Your Storefront orders.");
 
@@ -14,11 +12,12 @@ const PAGE = 10;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context.user, "/orders");
-  return context.orders.firstPage(user.uid, PAGE);
+  const { orders, next, since } = await context.orders.firstPage(user.uid, PAGE);
+  return { orders: pageOrdersJson(orders), next, since };
 }
 
 /** Spec section 7: newest first by created; ties by id, as the server pages them. */
-const newestFirst = (a: Order, b: Order) => b.created - a.created || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0);
+const newestFirst = (a: PageOrder, b: PageOrder) => b.created - a.created || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0);
 
 export default function Orders({ loaderData }: Route.ComponentProps) {
   const placed = (useLocation().state as { message?: string } | null)?.message;
@@ -36,8 +35,10 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function OrderList({ orders: first, next: firstNext, since }: { orders: Order[]; next: string | null; since: number }) {
-  const [orders, setOrders] = useState(first);
+// Full orders (the live feed's, the API's next pages) join the page's own as they are: a full
+// order is a PageOrder too, and renders the same (app/components/OrderCard.test.tsx).
+function OrderList({ orders: first, next: firstNext, since }: { orders: string; next: string | null; since: number }) {
+  const [orders, setOrders] = useState(() => pageOrdersFrom(first));
   const [next, setNext] = useState(firstNext);
   const [loading, setLoading] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -46,12 +47,12 @@ function OrderList({ orders: first, next: firstNext, since }: { orders: Order[];
   useEffect(() => {
     const source = new EventSource(`/api/orders/stream?since=${since}`);
     source.addEventListener("order", (event) => {
-      const order = JSON.parse((event as MessageEvent<string>).data) as Order;
+      const order = JSON.parse((event as MessageEvent<string>).data) as PageOrder;
       setOrders((current) => (current.some((o) => o.id === order.id) ? current : [order, ...current].sort(newestFirst)));
     });
     // A refund: the order is replaced where it stands (one this page has not shown is left for its page).
     source.addEventListener("order-updated", (event) => {
-      const order = JSON.parse((event as MessageEvent<string>).data) as Order;
+      const order = JSON.parse((event as MessageEvent<string>).data) as PageOrder;
       setOrders((current) => current.map((o) => (o.id === order.id ? order : o)));
     });
     return () => source.close();
@@ -64,7 +65,7 @@ function OrderList({ orders: first, next: firstNext, since }: { orders: Order[];
     try {
       const response = await fetch(`/api/orders?limit=${PAGE}&before=${encodeURIComponent(next)}`);
       if (!response.ok) throw new Error(String(response.status));
-      const page = (await response.json()) as { orders: Order[]; next: string | null };
+      const page = (await response.json()) as { orders: PageOrder[]; next: string | null };
       setOrders((current) => [...current, ...page.orders.filter((o) => !current.some((c) => c.id === o.id))]);
       setNext(page.next);
     } catch {
@@ -95,43 +96,5 @@ function OrderList({ orders: first, next: firstNext, since }: { orders: Order[];
         </p>
       )}
     </>
-  );
-}
-
-function OrderCard({ order }: { order: Order }) {
-  const items = order.basket.reduce((sum, line) => sum + line.amount, 0);
-  return (
-    <article className="order" aria-label={`Order ${order.id}`}>
-      <header className="order__head">
-        <dl className="order__facts">
-          <div>
-            <dt>Order placed</dt>
-            <dd>
-              <time dateTime={new Date(order.created).toISOString()}>{orderDate(order.created)}</time>
-            </dd>
-          </div>
-          <div>
-            <dt>Total</dt>
-            <dd>
-              <Price cents={order.amount} />
-            </dd>
-          </div>
-          <div>
-            <dt>Items</dt>
-            <dd>{items}</dd>
-          </div>
-        </dl>
-        <p className="order__id">
-          Order ID <span>{order.id}</span>
-        </p>
-      </header>
-      {order.refunded > 0 && (
-        <p className="order__refunded">
-          Refunded <Price cents={order.refunded} />
-          {order.status === "refunded" ? " (in full)" : ""}
-        </p>
-      )}
-      <BasketLines lines={order.basket} className="order__items" />
-    </article>
   );
 }

@@ -21,6 +21,21 @@ function app() {
     const response = new Response(untouched, { headers: { "Content-Type": "text/html; charset=utf-8", "Content-Length": String(page.length), "X-Page": "1" } });
     return withWholeBody(response, new TextEncoder().encode(page));
   });
+  // React Router's data answer as the build's rewrite makes it (vite/react-router-once.ts): its
+  // body stream kept on it. Asking the Response itself for its body would make a full web Response
+  // of @hono/node-server's lightweight one; here that throws.
+  hono.get("/data/:size", (c) => {
+    const text = c.req.param("size") === "big" ? big : '{"ok":true}';
+    const stream = new Blob([text]).stream();
+    class LightResponse extends Response {
+      override get body(): never {
+        throw new Error("the Response was asked for its body");
+      }
+    }
+    const response = new LightResponse(stream, { headers: { "Content-Type": "text/x-script", "X-Remix-Response": "yes" } });
+    Object.defineProperty(response, Symbol.for("storefront.body-stream"), { value: stream });
+    return response;
+  });
   hono.get("/encoded", (c) => c.body(big, 200, { "Content-Type": "application/json", "Content-Encoding": "br" }));
   hono.get("/keep", (c) => c.body(big, 200, { "Content-Type": "application/json", "Cache-Control": "no-transform" }));
   hono.get("/image", (c) => c.body(new Uint8Array(4096), 200, { "Content-Type": "image/png" }));
@@ -57,6 +72,22 @@ describe("compression", () => {
     const body = Buffer.from(await response.arrayBuffer());
     expect(Number(response.headers.get("content-length"))).toBe(body.byteLength);
     expect(gunzipSync(body).toString()).toBe(big);
+  });
+
+  it("reads a data answer's body stream straight: the same bytes and headers, gzipped or not", async () => {
+    const response = await app().request("/data/big", gzip);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("x-remix-response")).toBe("yes");
+    expect(response.headers.get("content-type")).toBe("text/x-script");
+    expect(response.headers.get("vary")).toBe("Accept-Encoding");
+    const body = Buffer.from(await response.arrayBuffer());
+    expect(Number(response.headers.get("content-length"))).toBe(body.byteLength);
+    expect(gunzipSync(body).toString()).toBe(big);
+    // Too small to be worth it: the same bytes, plain, with the same headers.
+    const small = await app().request("/data/small", gzip);
+    expect(small.headers.get("content-encoding")).toBeNull();
+    expect(small.headers.get("x-remix-response")).toBe("yes");
+    expect(await small.text()).toBe('{"ok":true}');
   });
 
   it("keeps a page streaming, gzipped as it goes", async () => {

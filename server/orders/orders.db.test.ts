@@ -1,3 +1,5 @@
+import { gunzipSync } from "node:zlib";
+import { UNSAFE_decodeViaTurboStream as decodeTurboStream } from "react-router";
 import { describe, expect, it } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
 import { signUpAdmin } from "../../test/support/admin.ts";
@@ -224,5 +226,39 @@ describe.each(testEngines())("orders on %s", (engine) => {
     const none = await (await app.request(`${TEST_ORIGIN}/orders`, { headers: { cookie: bob } })).text();
     expect(none).toContain("You don&#x27;t have orders yet.");
     expect(none).not.toContain(id);
+  });
+
+  it("sends the orders page what it shows of each order and no more: no line's description", async () => {
+    const { app, alice } = await setup({ ssr: true });
+    // Three orders: enough for the data answer to be gzipped when asked.
+    for (const items of [[{ id: 2, amount: 2 }, { id: 9, amount: 1 }], [{ id: 9, amount: 3 }], [{ id: 5, amount: 1 }, { id: 2, amount: 1 }]]) {
+      expect((await checkout(app.request, { origin: TEST_ORIGIN, cookie: alice, items })).paid?.status).toBe(200);
+    }
+    const { orders } = (await (await app.request("/api/orders", { headers: { cookie: alice } })).json()) as { orders: Order[] };
+    const descriptions = [2, 5, 9].map((id) => products.find((p) => p.id === id)!.description);
+    // The API (and so the live feed's and "Show more"'s orders) still carries every field.
+    expect(orders.flatMap((order) => order.basket.map((line) => line.description))).toEqual(expect.arrayContaining(descriptions));
+
+    // The client-side navigation's data request, as React Router 7 makes it, plain and gzipped.
+    for (const encoding of ["identity", "gzip"]) {
+      const answer = await app.request(`${TEST_ORIGIN}/orders.data?_routes=routes%2Forders`, { headers: { cookie: alice, "accept-encoding": encoding } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-encoding") ?? "identity").toBe(encoding);
+      const bytes = Buffer.from(await answer.arrayBuffer());
+      const text = (encoding === "gzip" ? gunzipSync(bytes) : bytes).toString();
+      for (const description of descriptions) expect(text).not.toContain(description);
+      const { value } = await decodeTurboStream(new Response(text).body!, globalThis);
+      // The orders come as one JSON text (app/orders/page-order.ts): each as the API has it, less each line's description.
+      const shownOrders = JSON.parse((value as Record<string, { data: { orders: string } }>)["routes/orders"]!.data.orders) as Array<Record<string, unknown> & { basket: Array<Record<string, unknown>> }>;
+      expect(shownOrders).toEqual(orders.map(({ basket, ...order }) => ({ ...order, basket: basket.map(({ description: _, ...line }) => line) })));
+      for (const shown of shownOrders) {
+        expect(Object.keys(shown).sort()).toEqual(["amount", "basket", "created", "id", "refunded", "status"]);
+        for (const line of shown.basket) expect(Object.keys(line).sort()).toEqual(["amount", "id", "image", "priceCents", "rating", "title"]);
+      }
+    }
+    // The whole page carries the same data for hydration: no description there either.
+    const html = await (await app.request(`${TEST_ORIGIN}/orders`, { headers: { cookie: alice } })).text();
+    for (const order of orders) expect(html).toContain(`Order ID <span>${order.id}</span>`);
+    for (const description of descriptions) expect(html).not.toContain(JSON.stringify(description).slice(1, -1));
   });
 });
