@@ -1,0 +1,140 @@
+import net from "node:net";
+import { sql } from "kysely";
+import pg from "pg";
+import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
+import { createPostgresSchema } from "../../test/support/database.ts";
+import { type AppDatabase, openDatabase } from "./database.ts";
+import { notifyAtCommit } from "./postgres-driver.ts";
+
+// What PipelinedPostgresDriver saves is waiting: the statements and their order on the server are
+// as before. A relay between the shop and PostgreSQL counts the shop's turns to speak (round trips):
+// a turn is what the shop sends before PostgreSQL answers.
+const url = inject("postgresUrl");
+
+/** A TCP relay to PostgreSQL that counts the client's turns. */
+async function turnCounter(target: URL) {
+  let turns = 0;
+  let serverSpoke = true;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    sockets.add(client).add(upstream);
+    client.on("data", (chunk) => {
+      if (serverSpoke) turns++;
+      serverSpoke = false;
+      upstream.write(chunk);
+    });
+    upstream.on("data", (chunk) => {
+      serverSpoke = true;
+      client.write(chunk);
+    });
+    const drop = () => [client, upstream].forEach((socket) => socket.destroy());
+    client.on("error", drop).on("close", drop);
+    upstream.on("error", drop).on("close", drop);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const relayed = new URL(target);
+  relayed.hostname = "127.0.0.1";
+  relayed.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: relayed.href,
+    /** The turns taken by `work` (the connection already open). */
+    async count(work: () => Promise<unknown>): Promise<number> {
+      const before = turns;
+      await work();
+      return turns - before;
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+describe.skipIf(!url)("PostgreSQL driver: fewer round trips, same transactions", () => {
+  let relay: Awaited<ReturnType<typeof turnCounter>>;
+  let schema: Awaited<ReturnType<typeof createPostgresSchema>>;
+  let database: AppDatabase;
+  let listener: pg.Client;
+  let heard: string[];
+  const channel = `driver_test_${process.pid}`;
+
+  beforeEach(async () => {
+    schema = await createPostgresSchema("driver");
+    relay = await turnCounter(new URL(url!));
+    database = openDatabase({ engine: "postgres", url: relay.url, searchPath: schema.schema, maxConnections: 1 });
+    await sql`create table items (id integer primary key)`.execute(database.db);
+    heard = [];
+    listener = new pg.Client({ connectionString: url! });
+    await listener.connect();
+    listener.on("notification", (message) => heard.push(message.payload ?? ""));
+    await listener.query(`listen ${channel}`);
+  });
+
+  afterEach(async () => {
+    await listener.end();
+    await database.close();
+    relay.close();
+    await schema.drop();
+  });
+
+  const items = async () => (await database.db.selectFrom("items" as never).select(sql<number>`id`.as("id")).orderBy(sql`id`).execute()).map((row) => row.id);
+
+  it("sends BEGIN with the first statement and a notification with COMMIT: two round trips for begin, insert, notify, commit", async () => {
+    const turns = await relay.count(() =>
+      database.db.transaction().execute(async (trx) => {
+        await sql`insert into items values (1)`.execute(trx);
+        await notifyAtCommit(trx, channel, { id: 1 });
+      }),
+    );
+    expect(turns).toBe(2);
+    expect(await items()).toEqual([1]);
+    await expect.poll(() => heard).toEqual([JSON.stringify({ id: 1 })]);
+  });
+
+  it("sends nothing for a transaction that runs no statement", async () => {
+    await database.ping(); // the pool's connection is open
+    expect(await relay.count(() => database.db.transaction().execute(async () => "nothing"))).toBe(0);
+  });
+
+  it("rolls everything back when a notification held for COMMIT fails there", async () => {
+    const tooLong = "x".repeat(9_000); // PostgreSQL refuses payloads of 8,000 bytes or more
+    const attempt = database.db.transaction().execute(async (trx) => {
+      await sql`insert into items values (2)`.execute(trx);
+      await notifyAtCommit(trx, channel, tooLong);
+    });
+    await expect(attempt).rejects.toThrow(/payload string too long/);
+    expect(await items()).toEqual([]);
+    // The connection is usable again, outside any transaction.
+    await database.db.transaction().execute(async (trx) => {
+      await sql`insert into items values (3)`.execute(trx);
+      await notifyAtCommit(trx, channel, "after");
+    });
+    expect(await items()).toEqual([3]);
+    await expect.poll(() => heard).toEqual([JSON.stringify("after")]);
+  });
+
+  it("rolls back a transaction whose statement fails, BEGIN having gone out with it", async () => {
+    const attempt = database.db.transaction().execute(async (trx) => {
+      await sql`insert into items values (4)`.execute(trx);
+      await sql`insert into items values (4)`.execute(trx);
+    });
+    await expect(attempt).rejects.toThrow(/duplicate key/);
+    expect(await items()).toEqual([]);
+    await sql`insert into items values (5)`.execute(database.db);
+    expect(await items()).toEqual([5]);
+  });
+
+  it("drops a notification held after a savepoint the transaction rolls back to", async () => {
+    const trx = await database.db.startTransaction().execute();
+    await sql`insert into items values (6)`.execute(trx);
+    const savepoint = await trx.savepoint("before_notify").execute();
+    await notifyAtCommit(savepoint, channel, "rolled back");
+    await sql`insert into items values (7)`.execute(savepoint);
+    const back = await savepoint.rollbackToSavepoint("before_notify").execute();
+    await notifyAtCommit(back, channel, "kept");
+    await back.commit().execute();
+    expect(await items()).toEqual([6]);
+    await expect.poll(() => heard).toEqual([JSON.stringify("kept")]);
+  });
+});

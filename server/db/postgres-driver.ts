@@ -1,0 +1,199 @@
+import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type Transaction, type TransactionSettings } from "kysely";
+import type pg from "pg";
+
+/** Statements marked by `atCommit`: inside a transaction they are held and sent with its COMMIT. */
+const heldUntilCommit = new WeakSet<CompiledQuery>();
+
+/**
+ * Marks `query` to go out with its transaction's COMMIT, in the same write, instead of costing a
+ * round trip of its own where it is executed: for statements whose answer nobody reads and whose
+ * effect counts only at commit anyway (`pg_notify`). Its failure still fails the commit, which
+ * then rolls everything back. Outside a transaction it runs at once.
+ */
+export function atCommit(query: CompiledQuery): CompiledQuery {
+  heldUntilCommit.add(query);
+  return query;
+}
+
+/** `pg_notify(channel, payload as JSON)` in `trx`, sent with its COMMIT: PostgreSQL delivers it only on commit anyway. */
+export async function notifyAtCommit<DB>(trx: Pick<Transaction<DB>, "executeQuery">, channel: string, payload: unknown): Promise<void> {
+  await trx.executeQuery(atCommit(CompiledQuery.raw("select pg_notify($1, $2)", [channel, JSON.stringify(payload)])));
+}
+
+/**
+ * Kysely's PostgreSQL driver with fewer round trips per transaction, on `pg`'s pipeline mode
+ * (each statement written without waiting for the one before it to be answered):
+ * - BEGIN is not sent on its own: it goes out in the same write as the transaction's first
+ *   statement (a transaction with no statement sends nothing);
+ * - statements marked `atCommit` go out in the same write as COMMIT.
+ * Every answer is still read and checked in order; the server runs the statements one after the
+ * other exactly as before, so what a transaction does, and when it holds its locks, is unchanged
+ * apart from the waits saved: a checkout's transaction answered one round trip sooner at each end.
+ * The pool's clients must be created with `pipeline: true`.
+ */
+export class PipelinedPostgresDriver implements Driver {
+  private readonly connections = new WeakMap<pg.PoolClient, PipelinedConnection>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const client = await this.pool.connect();
+    let connection = this.connections.get(client);
+    if (!connection) {
+      connection = new PipelinedConnection(client);
+      this.connections.set(client, connection);
+    }
+    return connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const modes = [settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : "", settings.accessMode ?? ""].filter(Boolean).join(" ");
+    own(connection).begin(modes ? `start transaction ${modes}` : "begin");
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return own(connection).commit();
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return own(connection).rollback();
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await own(connection).savepoint("savepoint", name);
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await own(connection).savepoint("rollback to", name);
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await own(connection).savepoint("release", name);
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    own(connection).release();
+  }
+
+  async destroy(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function own(connection: DatabaseConnection): PipelinedConnection {
+  if (!(connection instanceof PipelinedConnection)) throw new Error("not a connection of this driver");
+  return connection;
+}
+
+const rollbackStatement = CompiledQuery.raw("rollback");
+
+/** What of pg's client this driver reaches below its public API: the socket (to cork it). */
+interface PgInternals {
+  connection: { stream: NodeJS.WritableStream & { cork(): void; uncork(): void } };
+}
+
+class PipelinedConnection implements DatabaseConnection {
+  /** The transaction's opening statement while not yet sent. */
+  private opening: CompiledQuery | null = null;
+  /** Whether a transaction is open (or about to be, once `opening` is sent). */
+  private inTransaction = false;
+  /** Statements held for COMMIT, and how many there were at each savepoint (rolled back with it). */
+  private held: CompiledQuery[] = [];
+  private readonly heldAt = new Map<string, number>();
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  /**
+   * Sent with the first statement. BEGIN does not fail on a live connection (on a lost one the
+   * statement behind it fails too), so the statement cannot end up running outside the transaction.
+   */
+  begin(statement: string): void {
+    this.opening = CompiledQuery.raw(statement);
+    this.inTransaction = true;
+    this.held = [];
+    this.heldAt.clear();
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.inTransaction && heldUntilCommit.has(query)) {
+      this.held.push(query);
+      return { rows: [] };
+    }
+    const results = await this.send([...this.takeOpening(), query]);
+    const { command, rowCount, rows } = results.at(-1)!;
+    const changed = command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE";
+    return { numAffectedRows: changed ? BigInt(rowCount ?? 0) : undefined, rows: rows as R[] };
+  }
+
+  streamQuery(): AsyncIterableIterator<QueryResult<never>> {
+    throw new Error("Streaming reads are not supported on PostgreSQL here.");
+  }
+
+  async commit(): Promise<void> {
+    const opening = this.takeOpening();
+    const statements = [...opening, ...this.held, CompiledQuery.raw("commit")];
+    this.end();
+    // Nothing was sent: there is no transaction on the server to end.
+    if (opening.length > 0 && statements.length === 2) return;
+    const results = await this.send(statements);
+    // A held statement that failed left the transaction aborted, and PostgreSQL answers COMMIT
+    // with ROLLBACK; send() has thrown that statement's error already, but never trust silence.
+    if (results.at(-1)!.command !== "COMMIT") throw new Error(`the transaction was rolled back at commit (${results.at(-1)!.command})`);
+  }
+
+  async rollback(): Promise<void> {
+    const sent = this.inTransaction && this.opening === null;
+    this.end();
+    // A transaction whose BEGIN never went out has nothing to roll back; one whose COMMIT was sent
+    // ended with it, committed or not.
+    if (sent) await this.send([rollbackStatement]);
+  }
+
+  async savepoint(command: "savepoint" | "rollback to" | "release", name: string): Promise<void> {
+    await this.send([...this.takeOpening(), CompiledQuery.raw(`${command} "${name.replaceAll('"', '""')}"`)]);
+    // What was held after a savepoint goes with it when the transaction rolls back to it.
+    if (command === "savepoint") this.heldAt.set(name, this.held.length);
+    else if (command === "rollback to") this.held.length = this.heldAt.get(name) ?? this.held.length;
+    else this.heldAt.delete(name);
+  }
+
+  release(): void {
+    this.end();
+    this.client.release();
+  }
+
+  private takeOpening(): CompiledQuery[] {
+    const opening = this.opening;
+    this.opening = null;
+    return opening ? [opening] : [];
+  }
+
+  private end(): void {
+    this.opening = null;
+    this.inTransaction = false;
+    this.held = [];
+    this.heldAt.clear();
+  }
+
+  /**
+   * Writes `statements` in one go (the socket corked while pg writes each) and waits for every
+   * answer; the first failure, in order, is thrown once all have been answered, so the connection
+   * is never handed on with answers still to come.
+   */
+  private async send(statements: CompiledQuery[]): Promise<pg.QueryResult[]> {
+    const stream = (this.client as unknown as PgInternals).connection.stream;
+    stream.cork();
+    let pending: Array<Promise<pg.QueryResult>>;
+    try {
+      pending = statements.map((statement) => this.client.query(statement.sql, [...statement.parameters]));
+    } finally {
+      stream.uncork();
+    }
+    const settled = await Promise.allSettled(pending);
+    const failed = settled.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
+    return settled.map((result) => (result as PromiseFulfilledResult<pg.QueryResult>).value);
+  }
+}
