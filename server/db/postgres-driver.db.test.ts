@@ -1,9 +1,10 @@
 import net from "node:net";
-import { sql } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 import { createPostgresSchema } from "../../test/support/database.ts";
 import { type AppDatabase, openDatabase } from "./database.ts";
+import type { Schema } from "./schema.ts";
 import { notifyAtCommit } from "./postgres-driver.ts";
 
 // What PipelinedPostgresDriver saves is waiting: the statements and their order on the server are
@@ -136,5 +137,34 @@ describe.skipIf(!url)("PostgreSQL driver: fewer round trips, same transactions",
     await back.commit().execute();
     expect(await items()).toEqual([6]);
     await expect.poll(() => heard).toEqual([JSON.stringify("kept")]);
+  });
+
+  const preparedHere = async () => (await sql<{ statement: string }>`select statement from pg_prepared_statements order by statement`.execute(database.db)).rows.map((row) => row.statement);
+
+  it("prepares a statement with parameters once per connection and runs it again by name; not BEGIN, COMMIT or columns given as *", async () => {
+    await sql`insert into items values (8), (9)`.execute(database.db);
+    for (const id of [8, 9, 8]) expect((await sql<{ id: number }>`select id from items where id = ${id}`.execute(database.db)).rows).toEqual([{ id }]);
+    expect((await sql`select * from items where id = ${8}`.execute(database.db)).rows).toEqual([{ id: 8 }]);
+    await database.db.transaction().execute((trx) => sql`update items set id = id where id = ${9}`.execute(trx));
+    expect(await preparedHere()).toEqual(["select id from items where id = $1", "update items set id = id where id = $1"]);
+  });
+
+  it("keeps at most 200 prepared statements on a connection, deallocating the least recently used", async () => {
+    for (let n = 0; n < 205; n++) await sql`select ${sql.lit(n)} as n, id from items where id = ${n}`.execute(database.db);
+    const kept = await preparedHere();
+    expect(kept).toHaveLength(200);
+    expect(kept).not.toContain("select 4 as n, id from items where id = $1");
+    expect(kept).toContain("select 5 as n, id from items where id = $1");
+  });
+
+  it("prepares afresh when a table changed under its statements the way PostgreSQL refuses: again at once outside a transaction, at the next one inside", async () => {
+    await sql`insert into items values (10)`.execute(database.db);
+    const read = (db: Kysely<Schema> | Transaction<Schema>) => sql<{ id: number | string }>`select id from items where id = ${10}`.execute(db);
+    await read(database.db);
+    await sql`alter table items alter column id type bigint`.execute(database.db);
+    expect((await read(database.db)).rows).toEqual([{ id: "10" }]);
+    await sql`alter table items alter column id type integer`.execute(database.db);
+    await expect(database.db.transaction().execute((trx) => read(trx))).rejects.toThrow(/cached plan must not change result type/);
+    expect((await database.db.transaction().execute((trx) => read(trx))).rows).toEqual([{ id: 10 }]);
   });
 });

@@ -25,7 +25,9 @@ export async function notifyAtCommit<DB>(trx: Pick<Transaction<DB>, "executeQuer
  * (each statement written without waiting for the one before it to be answered):
  * - BEGIN is not sent on its own: it goes out in the same write as the transaction's first
  *   statement (a transaction with no statement sends nothing);
- * - statements marked `atCommit` go out in the same write as COMMIT.
+ * - statements marked `atCommit` go out in the same write as COMMIT;
+ * and with parameterised statements prepared once per connection (`nameOf`), which halves
+ * PostgreSQL's CPU for each (about 100 -> 45 µs for a checkout's typical insert and update).
  * Every answer is still read and checked in order; the server runs the statements one after the
  * other exactly as before, so what a transaction does, and when it holds its locks, is unchanged
  * apart from the waits saved: a checkout's transaction answered one round trip sooner at each end.
@@ -89,9 +91,17 @@ function own(connection: DatabaseConnection): PipelinedConnection {
 
 const rollbackStatement = CompiledQuery.raw("rollback");
 
-/** What of pg's client this driver reaches below its public API: the socket (to cork it). */
+/** Prepared statements kept per connection; beyond that the least recently used is deallocated. */
+const MAX_PREPARED = 200;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+/** `*` or `t.*` as columns (a select's or a returning's), not `count(*)`. */
+const ALL_COLUMNS = /(^|[\s,])("?\w+"?\.)?\*(\s|,|$)/;
+/** "cached plan must not change result type" (feature_not_supported). */
+const CACHED_PLAN_CHANGED = "0A000";
+
+/** What of pg's client this driver reaches below its public API: the socket (to cork it) and its prepared statements. */
 interface PgInternals {
-  connection: { stream: NodeJS.WritableStream & { cork(): void; uncork(): void } };
+  connection: { stream: NodeJS.WritableStream & { cork(): void; uncork(): void }; parsedStatements: Record<string, string> };
 }
 
 class PipelinedConnection implements DatabaseConnection {
@@ -102,6 +112,11 @@ class PipelinedConnection implements DatabaseConnection {
   /** Statements held for COMMIT, and how many there were at each savepoint (rolled back with it). */
   private held: CompiledQuery[] = [];
   private readonly heldAt = new Map<string, number>();
+  /** This connection's prepared statements' names by their text, least recently used first. */
+  private readonly prepared = new Map<string, string>();
+  private preparedCount = 0;
+  /** Names dropped from `prepared`, deallocated on the server with the next statement sent outside a transaction. */
+  private unused: string[] = [];
 
   constructor(private readonly client: pg.PoolClient) {}
 
@@ -121,7 +136,17 @@ class PipelinedConnection implements DatabaseConnection {
       this.held.push(query);
       return { rows: [] };
     }
-    const results = await this.send([...this.takeOpening(), query]);
+    const opening = this.takeOpening();
+    // Deallocations are not undone by a rollback, nor run in an aborted transaction: sent only outside one.
+    const deallocations = opening.length > 0 || !this.inTransaction ? this.takeDeallocations() : [];
+    let results: pg.QueryResult[];
+    try {
+      results = await this.send([...deallocations, ...opening, query]);
+    } catch (error) {
+      // Outside a transaction, a statement refused for a table changed under it did nothing: run it again, prepared afresh.
+      if (this.inTransaction || (error as { code?: unknown } | null)?.code !== CACHED_PLAN_CHANGED) throw error;
+      results = await this.send([...this.takeDeallocations(), query]);
+    }
     const { command, rowCount, rows } = results.at(-1)!;
     const changed = command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE";
     return { numAffectedRows: changed ? BigInt(rowCount ?? 0) : undefined, rows: rows as R[] };
@@ -164,6 +189,39 @@ class PipelinedConnection implements DatabaseConnection {
     this.client.release();
   }
 
+  /**
+   * The name `sql` is prepared under on this connection (PostgreSQL parses and plans it once, not
+   * at every execution: about half its CPU per statement), or none for a statement that is not
+   * worth it or not safe to keep: one without parameters (BEGIN, COMMIT, DDL) or one whose
+   * columns are `*`, whose result type a migration may change, which a prepared statement refuses
+   * ("cached plan must not change result type"). At most MAX_PREPARED per connection.
+   */
+  private nameOf(statement: CompiledQuery): string | undefined {
+    if (statement.parameters.length === 0 || !PREPARABLE.test(statement.sql) || ALL_COLUMNS.test(statement.sql)) return undefined;
+    let name = this.prepared.get(statement.sql);
+    if (name) this.prepared.delete(statement.sql);
+    else {
+      name = `storefront_${++this.preparedCount}`;
+      if (this.prepared.size >= MAX_PREPARED) this.forget(this.prepared.keys().next().value!);
+    }
+    this.prepared.set(statement.sql, name);
+    return name;
+  }
+
+  /** Drops a prepared statement here and in pg's own record of this connection's, to be deallocated on the server. */
+  private forget(sql: string): void {
+    const name = this.prepared.get(sql)!;
+    this.prepared.delete(sql);
+    delete (this.client as unknown as PgInternals).connection.parsedStatements[name];
+    this.unused.push(name);
+  }
+
+  private takeDeallocations(): CompiledQuery[] {
+    const names = this.unused;
+    this.unused = [];
+    return names.map((name) => CompiledQuery.raw(`deallocate ${name}`));
+  }
+
   private takeOpening(): CompiledQuery[] {
     const opening = this.opening;
     this.opening = null;
@@ -187,13 +245,17 @@ class PipelinedConnection implements DatabaseConnection {
     stream.cork();
     let pending: Array<Promise<pg.QueryResult>>;
     try {
-      pending = statements.map((statement) => this.client.query(statement.sql, [...statement.parameters]));
+      pending = statements.map((statement) => this.client.query({ text: statement.sql, values: [...statement.parameters], name: this.nameOf(statement) }));
     } finally {
       stream.uncork();
     }
     const settled = await Promise.allSettled(pending);
     const failed = settled.find((result) => result.status === "rejected");
-    if (failed) throw failed.reason;
+    if (failed) {
+      // A table changed under a prepared statement in a way PostgreSQL will not re-plan: start afresh.
+      if ((failed.reason as { code?: unknown } | null)?.code === CACHED_PLAN_CHANGED) for (const sql of [...this.prepared.keys()]) this.forget(sql);
+      throw failed.reason;
+    }
     return settled.map((result) => (result as PromiseFulfilledResult<pg.QueryResult>).value);
   }
 }
