@@ -157,6 +157,12 @@ describe.skipIf(!url)("PostgreSQL driver: fewer round trips, same transactions",
     expect(kept).toContain("select 5 as n, id from items where id = $1");
   });
 
+  it("deallocates no statement whose preparation failed: the statements that would carry it are not failed for it", async () => {
+    await expect(sql`select id from missing_table where id = ${1}`.execute(database.db)).rejects.toThrow(/does not exist/);
+    for (let n = 0; n < 205; n++) await sql`select ${sql.lit(n)} as n, id from items where id = ${n}`.execute(database.db);
+    expect(await preparedHere()).toHaveLength(200);
+  });
+
   it("prepares afresh when a table changed under its statements the way PostgreSQL refuses: again at once outside a transaction, at the next one inside", async () => {
     await sql`insert into items values (10)`.execute(database.db);
     const read = (db: Kysely<Schema> | Transaction<Schema>) => sql<{ id: number | string }>`select id from items where id = ${10}`.execute(db);

@@ -91,6 +91,10 @@ function own(connection: DatabaseConnection): PipelinedConnection {
 
 const rollbackStatement = CompiledQuery.raw("rollback");
 
+/** Statements sent along with others for the connection's own housekeeping: their failure is never the others'. */
+const cleanUps = new WeakSet<CompiledQuery>();
+const cleanUp = (query: CompiledQuery) => (cleanUps.add(query), query);
+
 /** Prepared statements kept per connection; beyond that the least recently used is deallocated. */
 const MAX_PREPARED = 200;
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
@@ -208,18 +212,23 @@ class PipelinedConnection implements DatabaseConnection {
     return name;
   }
 
-  /** Drops a prepared statement here and in pg's own record of this connection's, to be deallocated on the server. */
+  /**
+   * Drops a prepared statement here and in pg's own record of this connection's; one the server
+   * holds (its Parse succeeded: pg recorded it) is deallocated there.
+   */
   private forget(sql: string): void {
     const name = this.prepared.get(sql)!;
     this.prepared.delete(sql);
-    delete (this.client as unknown as PgInternals).connection.parsedStatements[name];
+    const parsed = (this.client as unknown as PgInternals).connection.parsedStatements;
+    if (parsed[name] === undefined) return;
+    delete parsed[name];
     this.unused.push(name);
   }
 
   private takeDeallocations(): CompiledQuery[] {
     const names = this.unused;
     this.unused = [];
-    return names.map((name) => CompiledQuery.raw(`deallocate ${name}`));
+    return names.map((name) => cleanUp(CompiledQuery.raw(`deallocate ${name}`)));
   }
 
   private takeOpening(): CompiledQuery[] {
@@ -250,7 +259,7 @@ class PipelinedConnection implements DatabaseConnection {
       stream.uncork();
     }
     const settled = await Promise.allSettled(pending);
-    const failed = settled.find((result) => result.status === "rejected");
+    const failed = settled.find((result, i): result is PromiseRejectedResult => result.status === "rejected" && !cleanUps.has(statements[i]!));
     if (failed) {
       // A table changed under a prepared statement in a way PostgreSQL will not re-plan: start afresh.
       if ((failed.reason as { code?: unknown } | null)?.code === CACHED_PLAN_CHANGED) for (const sql of [...this.prepared.keys()]) this.forget(sql);
