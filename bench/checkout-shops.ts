@@ -35,6 +35,8 @@ export interface BenchShop {
   origin: string;
   /** The shop's own processes (not nginx or PostgreSQL), whose CPU time the bench reads. */
   pids: number[];
+  /** The processes the shop's requests also keep busy (nginx, PostgreSQL's backends), by name, read once warmed up. */
+  helpers(): Promise<Array<{ name: string; pids: number[] }>>;
   /** Stops the shop, checks its store against `paid` confirmed payments (the problems found), then removes it. */
   finish(paid: number): Promise<string[]>;
 }
@@ -86,6 +88,7 @@ export async function sqliteShop(shoppers: number): Promise<BenchShop> {
     url: server.url,
     origin,
     pids: [server.process.pid!],
+    helpers: async () => [],
     async finish(paid) {
       try {
         await server.stop();
@@ -100,6 +103,12 @@ export async function sqliteShop(shoppers: number): Promise<BenchShop> {
       }
     },
   };
+}
+
+/** A process and its children (nginx's master and its workers). */
+function withChildren(pid: number): number[] {
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+  return [pid, ...(children ? children.split(/\s+/).map(Number) : [])];
 }
 
 /** Why the PostgreSQL run cannot happen here, or null when it can. */
@@ -144,6 +153,20 @@ export async function postgresShop(shoppers: number): Promise<BenchShop> {
       url: cluster.url,
       origin: cluster.url,
       pids: cluster.instances.map((instance) => instance.server!.process.pid!),
+      async helpers() {
+        const client = new pg.Client({ connectionString: POSTGRES_URL });
+        await client.connect();
+        try {
+          // The bench database's backends only: the server's shared processes (WAL writer, checkpointer) serve other databases too.
+          const { rows } = await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = $1", [name]);
+          return [
+            { name: "PostgreSQL (the database's backends)", pids: rows.map((row) => row.pid) },
+            { name: "nginx", pids: withChildren(cluster.proxyPid) },
+          ];
+        } finally {
+          await client.end();
+        }
+      },
       async finish(paid) {
         try {
           await cluster.close();

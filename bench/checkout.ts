@@ -58,9 +58,15 @@ async function run(all: Shopper[], ms: number): Promise<Run> {
   return { checkouts, errors, elapsedMs: performance.now() - started };
 }
 
-/** CPU time (user + system, all threads) a process has used so far, in ms; Linux counts it in 1/100 s. */
+/** CPU time (user + system, all threads) a process has used so far, in ms; Linux counts it in 1/100 s. A process gone counts 0. */
 function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return 0;
+  }
+  const fields = stat.split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
@@ -92,15 +98,18 @@ async function measure(engine: "sqlite" | "postgres", shop: BenchShop): Promise<
   const setupErrors: string[] = [];
   let storeErrors: string[] = [];
   let warmUp: Run, measured: Run, serverCpu: number, benchCpu: NodeJS.CpuUsage, ready: Shopper[];
+  let helpers: Array<{ name: string; pids: number[]; cpu: number }>;
   const load = os.loadavg()[0]!;
   try {
     ready = await team(shop, all, setupErrors);
     warmUp = await run(ready, WARM_UP_MS);
+    helpers = (await shop.helpers()).map((helper) => ({ ...helper, cpu: cpuOf(helper.pids) }));
     const serverCpuBefore = cpuOf(shop.pids);
     const benchCpuBefore = process.cpuUsage();
     measured = await run(ready, seconds * 1000);
     serverCpu = cpuOf(shop.pids) - serverCpuBefore;
     benchCpu = process.cpuUsage(benchCpuBefore);
+    for (const helper of helpers) helper.cpu = cpuOf(helper.pids) - helper.cpu;
   } finally {
     for (const shopper of all) shopper.close();
     storeErrors = await shop.finish(all.reduce((sum, shopper) => sum + shopper.paid, 0));
@@ -126,6 +135,7 @@ async function measure(engine: "sqlite" | "postgres", shop: BenchShop): Promise<
   // On a shared machine the rate depends on what else runs; the shop's CPU time per checkout much less so.
   const instances = shop.pids.length > 1 ? `, ${shop.pids.length} instances together` : "";
   console.log(`| shop CPU per checkout${instances} | ${ms(serverCpu / count)} (${((serverCpu / measured.elapsedMs) * 100).toFixed(0)}% of one core) |`);
+  for (const helper of helpers) console.log(`| ${helper.name} CPU per checkout | ${ms(helper.cpu / count)} (${((helper.cpu / measured.elapsedMs) * 100).toFixed(0)}% of one core) |`);
   console.log(`| bench client CPU | ${(((benchCpu.user + benchCpu.system) / 1000 / measured.elapsedMs) * 100).toFixed(0)}% of one core |`);
   console.log(`| errors (target 0) | ${errors.length} |`);
   // The first few kinds, and how many of each (payment ids aside).

@@ -1,7 +1,8 @@
-import { sql, type Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import type pg from "pg";
 import { Broadcast } from "../db/broadcast.ts";
 import { PostgresListener } from "../db/listener.ts";
+import { notifyAtCommit } from "../db/postgres-driver.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import type { CatalogueChange } from "./catalogue.ts";
@@ -79,7 +80,8 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
   }
 
   async publish(trx: Transaction<Schema>, { ids }: { ids: number[] }): Promise<void> {
-    await sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ ids })})`.execute(trx);
+    // In the transaction still, but sent with its COMMIT: no round trip of its own.
+    await notifyAtCommit(trx, CHANNEL, { ids });
   }
 
   listening(): Promise<void> {

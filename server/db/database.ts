@@ -7,6 +7,7 @@ import type { Traced } from "../observability/port.ts";
 import { tracedDialect } from "../observability/traced-dialect.ts";
 import { SqliteGroupCommit } from "./group-commit.ts";
 import { SharedServerPostgresDialect } from "./introspection.ts";
+import { PipelinedPostgresDriver } from "./postgres-driver.ts";
 import type { Schema } from "./schema.ts";
 
 export type Engine = "sqlite" | "postgres";
@@ -89,6 +90,8 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>, d
     connectionString: target.url,
     max: target.maxConnections ?? 10,
     connectionTimeoutMillis: 5_000,
+    // Statements written without waiting for the previous answer: what PipelinedPostgresDriver needs.
+    pipeline: true,
     ...(target.searchPath ? { options: `-c search_path=${target.searchPath}` } : {}),
   });
   // An idle client losing its connection must not take the process down; the pool replaces it.
@@ -97,7 +100,14 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>, d
   // other work, say): pg emits that loss on the client, where nobody else listens. The query in
   // flight, or the next one, fails as it should, and the pool drops the broken client on release.
   pool.on("connect", (client) => client.on("error", () => {}));
-  const db = new Kysely<Schema>({ dialect: dialect("postgres", new SharedServerPostgresDialect({ pool })) });
+  const postgres = new SharedServerPostgresDialect({ pool });
+  const inner: Dialect = {
+    createAdapter: () => postgres.createAdapter(),
+    createQueryCompiler: () => postgres.createQueryCompiler(),
+    createIntrospector: (db) => postgres.createIntrospector(db),
+    createDriver: () => new PipelinedPostgresDriver(pool),
+  };
+  const db = new Kysely<Schema>({ dialect: dialect("postgres", inner) });
   // PostgreSQL delivers its notifications on commit itself.
   return withCommon({ engine: "postgres", pool }, db, (callback) => setImmediate(callback));
 }

@@ -36,7 +36,8 @@ export class PostgresListener {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client(this.connection);
+    // The pool's settings, but one query at a time: LISTEN needs no pipelining (database.ts).
+    const client = new pg.Client({ ...this.connection, pipeline: false });
     client.on("error", (error) => this.lost(client, error));
     client.on("end", () => this.lost(client, null));
     client.on("notification", (message) => {

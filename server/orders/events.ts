@@ -1,7 +1,8 @@
-import { sql, type Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import type pg from "pg";
 import { Broadcast } from "../db/broadcast.ts";
 import { PostgresListener } from "../db/listener.ts";
+import { notifyAtCommit } from "../db/postgres-driver.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 
@@ -88,7 +89,8 @@ export class PostgresOrderEvents implements OrderEvents {
 
   /** `pg_notify` inside the transaction: PostgreSQL delivers it only on commit. */
   async publish(trx: Transaction<Schema>, { type, userId, orderId }: PlacedEvent): Promise<void> {
-    await sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ type, userId, orderId })})`.execute(trx);
+    // In the transaction still, but sent with its COMMIT: no round trip of its own.
+    await notifyAtCommit(trx, CHANNEL, { type, userId, orderId });
   }
 
   listening(): Promise<void> {

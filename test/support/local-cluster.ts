@@ -36,6 +36,8 @@ export interface Cluster {
   /** nginx's address: what shoppers use. */
   url: string;
   instances: Instance[];
+  /** nginx's master process (its workers are its children). */
+  proxyPid: number;
   close(): Promise<void>;
 }
 
@@ -151,6 +153,7 @@ export async function startCluster(options: { databaseUrl: string; instances?: n
   return {
     url,
     instances,
+    proxyPid: proxy.pid!,
     async close() {
       proxy.kill("SIGQUIT");
       await Promise.race([proxyExited, delay(3_000)]); // a bounded wait for nginx to quit

@@ -1,0 +1,176 @@
+import net from "node:net";
+import { type Kysely, sql, type Transaction } from "kysely";
+import pg from "pg";
+import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
+import { createPostgresSchema } from "../../test/support/database.ts";
+import { type AppDatabase, openDatabase } from "./database.ts";
+import type { Schema } from "./schema.ts";
+import { notifyAtCommit } from "./postgres-driver.ts";
+
+// What PipelinedPostgresDriver saves is waiting: the statements and their order on the server are
+// as before. A relay between the shop and PostgreSQL counts the shop's turns to speak (round trips):
+// a turn is what the shop sends before PostgreSQL answers.
+const url = inject("postgresUrl");
+
+/** A TCP relay to PostgreSQL that counts the client's turns. */
+async function turnCounter(target: URL) {
+  let turns = 0;
+  let serverSpoke = true;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    sockets.add(client).add(upstream);
+    client.on("data", (chunk) => {
+      if (serverSpoke) turns++;
+      serverSpoke = false;
+      upstream.write(chunk);
+    });
+    upstream.on("data", (chunk) => {
+      serverSpoke = true;
+      client.write(chunk);
+    });
+    const drop = () => [client, upstream].forEach((socket) => socket.destroy());
+    client.on("error", drop).on("close", drop);
+    upstream.on("error", drop).on("close", drop);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const relayed = new URL(target);
+  relayed.hostname = "127.0.0.1";
+  relayed.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: relayed.href,
+    /** The turns taken by `work` (the connection already open). */
+    async count(work: () => Promise<unknown>): Promise<number> {
+      const before = turns;
+      await work();
+      return turns - before;
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+describe.skipIf(!url)("PostgreSQL driver: fewer round trips, same transactions", () => {
+  let relay: Awaited<ReturnType<typeof turnCounter>>;
+  let schema: Awaited<ReturnType<typeof createPostgresSchema>>;
+  let database: AppDatabase;
+  let listener: pg.Client;
+  let heard: string[];
+  const channel = `driver_test_${process.pid}`;
+
+  beforeEach(async () => {
+    schema = await createPostgresSchema("driver");
+    relay = await turnCounter(new URL(url!));
+    database = openDatabase({ engine: "postgres", url: relay.url, searchPath: schema.schema, maxConnections: 1 });
+    await sql`create table items (id integer primary key)`.execute(database.db);
+    heard = [];
+    listener = new pg.Client({ connectionString: url! });
+    await listener.connect();
+    listener.on("notification", (message) => heard.push(message.payload ?? ""));
+    await listener.query(`listen ${channel}`);
+  });
+
+  afterEach(async () => {
+    await listener.end();
+    await database.close();
+    relay.close();
+    await schema.drop();
+  });
+
+  const items = async () => (await database.db.selectFrom("items" as never).select(sql<number>`id`.as("id")).orderBy(sql`id`).execute()).map((row) => row.id);
+
+  it("sends BEGIN with the first statement and a notification with COMMIT: two round trips for begin, insert, notify, commit", async () => {
+    const turns = await relay.count(() =>
+      database.db.transaction().execute(async (trx) => {
+        await sql`insert into items values (1)`.execute(trx);
+        await notifyAtCommit(trx, channel, { id: 1 });
+      }),
+    );
+    expect(turns).toBe(2);
+    expect(await items()).toEqual([1]);
+    await expect.poll(() => heard).toEqual([JSON.stringify({ id: 1 })]);
+  });
+
+  it("sends nothing for a transaction that runs no statement", async () => {
+    await database.ping(); // the pool's connection is open
+    expect(await relay.count(() => database.db.transaction().execute(async () => "nothing"))).toBe(0);
+  });
+
+  it("rolls everything back when a notification held for COMMIT fails there", async () => {
+    const tooLong = "x".repeat(9_000); // PostgreSQL refuses payloads of 8,000 bytes or more
+    const attempt = database.db.transaction().execute(async (trx) => {
+      await sql`insert into items values (2)`.execute(trx);
+      await notifyAtCommit(trx, channel, tooLong);
+    });
+    await expect(attempt).rejects.toThrow(/payload string too long/);
+    expect(await items()).toEqual([]);
+    // The connection is usable again, outside any transaction.
+    await database.db.transaction().execute(async (trx) => {
+      await sql`insert into items values (3)`.execute(trx);
+      await notifyAtCommit(trx, channel, "after");
+    });
+    expect(await items()).toEqual([3]);
+    await expect.poll(() => heard).toEqual([JSON.stringify("after")]);
+  });
+
+  it("rolls back a transaction whose statement fails, BEGIN having gone out with it", async () => {
+    const attempt = database.db.transaction().execute(async (trx) => {
+      await sql`insert into items values (4)`.execute(trx);
+      await sql`insert into items values (4)`.execute(trx);
+    });
+    await expect(attempt).rejects.toThrow(/duplicate key/);
+    expect(await items()).toEqual([]);
+    await sql`insert into items values (5)`.execute(database.db);
+    expect(await items()).toEqual([5]);
+  });
+
+  it("drops a notification held after a savepoint the transaction rolls back to", async () => {
+    const trx = await database.db.startTransaction().execute();
+    await sql`insert into items values (6)`.execute(trx);
+    const savepoint = await trx.savepoint("before_notify").execute();
+    await notifyAtCommit(savepoint, channel, "rolled back");
+    await sql`insert into items values (7)`.execute(savepoint);
+    const back = await savepoint.rollbackToSavepoint("before_notify").execute();
+    await notifyAtCommit(back, channel, "kept");
+    await back.commit().execute();
+    expect(await items()).toEqual([6]);
+    await expect.poll(() => heard).toEqual([JSON.stringify("kept")]);
+  });
+
+  const preparedHere = async () => (await sql<{ statement: string }>`select statement from pg_prepared_statements order by statement`.execute(database.db)).rows.map((row) => row.statement);
+
+  it("prepares a statement with parameters once per connection and runs it again by name; not BEGIN, COMMIT or columns given as *", async () => {
+    await sql`insert into items values (8), (9)`.execute(database.db);
+    for (const id of [8, 9, 8]) expect((await sql<{ id: number }>`select id from items where id = ${id}`.execute(database.db)).rows).toEqual([{ id }]);
+    expect((await sql`select * from items where id = ${8}`.execute(database.db)).rows).toEqual([{ id: 8 }]);
+    await database.db.transaction().execute((trx) => sql`update items set id = id where id = ${9}`.execute(trx));
+    expect(await preparedHere()).toEqual(["select id from items where id = $1", "update items set id = id where id = $1"]);
+  });
+
+  it("keeps at most 200 prepared statements on a connection, deallocating the least recently used", async () => {
+    for (let n = 0; n < 205; n++) await sql`select ${sql.lit(n)} as n, id from items where id = ${n}`.execute(database.db);
+    const kept = await preparedHere();
+    expect(kept).toHaveLength(200);
+    expect(kept).not.toContain("select 4 as n, id from items where id = $1");
+    expect(kept).toContain("select 5 as n, id from items where id = $1");
+  });
+
+  it("deallocates no statement whose preparation failed: the statements that would carry it are not failed for it", async () => {
+    await expect(sql`select id from missing_table where id = ${1}`.execute(database.db)).rejects.toThrow(/does not exist/);
+    for (let n = 0; n < 205; n++) await sql`select ${sql.lit(n)} as n, id from items where id = ${n}`.execute(database.db);
+    expect(await preparedHere()).toHaveLength(200);
+  });
+
+  it("prepares afresh when a table changed under its statements the way PostgreSQL refuses: again at once outside a transaction, at the next one inside", async () => {
+    await sql`insert into items values (10)`.execute(database.db);
+    const read = (db: Kysely<Schema> | Transaction<Schema>) => sql<{ id: number | string }>`select id from items where id = ${10}`.execute(db);
+    await read(database.db);
+    await sql`alter table items alter column id type bigint`.execute(database.db);
+    expect((await read(database.db)).rows).toEqual([{ id: "10" }]);
+    await sql`alter table items alter column id type integer`.execute(database.db);
+    await expect(database.db.transaction().execute((trx) => read(trx))).rejects.toThrow(/cached plan must not change result type/);
+    expect((await database.db.transaction().execute((trx) => read(trx))).rows).toEqual([{ id: 10 }]);
+  });
+});

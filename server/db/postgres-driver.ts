@@ -1,0 +1,270 @@
+import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type Transaction, type TransactionSettings } from "kysely";
+import type pg from "pg";
+
+/** Statements marked by `atCommit`: inside a transaction they are held and sent with its COMMIT. */
+const heldUntilCommit = new WeakSet<CompiledQuery>();
+
+/**
+ * Marks `query` to go out with its transaction's COMMIT, in the same write, instead of costing a
+ * round trip of its own where it is executed: for statements whose answer nobody reads and whose
+ * effect counts only at commit anyway (`pg_notify`). Its failure still fails the commit, which
+ * then rolls everything back. Outside a transaction it runs at once.
+ */
+export function atCommit(query: CompiledQuery): CompiledQuery {
+  heldUntilCommit.add(query);
+  return query;
+}
+
+/** `pg_notify(channel, payload as JSON)` in `trx`, sent with its COMMIT: PostgreSQL delivers it only on commit anyway. */
+export async function notifyAtCommit<DB>(trx: Pick<Transaction<DB>, "executeQuery">, channel: string, payload: unknown): Promise<void> {
+  await trx.executeQuery(atCommit(CompiledQuery.raw("select pg_notify($1, $2)", [channel, JSON.stringify(payload)])));
+}
+
+/**
+ * Kysely's PostgreSQL driver with fewer round trips per transaction, on `pg`'s pipeline mode
+ * (each statement written without waiting for the one before it to be answered):
+ * - BEGIN is not sent on its own: it goes out in the same write as the transaction's first
+ *   statement (a transaction with no statement sends nothing);
+ * - statements marked `atCommit` go out in the same write as COMMIT;
+ * and with parameterised statements prepared once per connection (`nameOf`), which halves
+ * PostgreSQL's CPU for each (about 100 -> 45 µs for a checkout's typical insert and update).
+ * Every answer is still read and checked in order; the server runs the statements one after the
+ * other exactly as before, so what a transaction does, and when it holds its locks, is unchanged
+ * apart from the waits saved: a checkout's transaction answered one round trip sooner at each end.
+ * The pool's clients must be created with `pipeline: true`.
+ */
+export class PipelinedPostgresDriver implements Driver {
+  private readonly connections = new WeakMap<pg.PoolClient, PipelinedConnection>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const client = await this.pool.connect();
+    let connection = this.connections.get(client);
+    if (!connection) {
+      connection = new PipelinedConnection(client);
+      this.connections.set(client, connection);
+    }
+    return connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const modes = [settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : "", settings.accessMode ?? ""].filter(Boolean).join(" ");
+    own(connection).begin(modes ? `start transaction ${modes}` : "begin");
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return own(connection).commit();
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return own(connection).rollback();
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await own(connection).savepoint("savepoint", name);
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await own(connection).savepoint("rollback to", name);
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await own(connection).savepoint("release", name);
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    own(connection).release();
+  }
+
+  async destroy(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function own(connection: DatabaseConnection): PipelinedConnection {
+  if (!(connection instanceof PipelinedConnection)) throw new Error("not a connection of this driver");
+  return connection;
+}
+
+const rollbackStatement = CompiledQuery.raw("rollback");
+
+/** Statements sent along with others for the connection's own housekeeping: their failure is never the others'. */
+const cleanUps = new WeakSet<CompiledQuery>();
+const cleanUp = (query: CompiledQuery) => (cleanUps.add(query), query);
+
+/** Prepared statements kept per connection; beyond that the least recently used is deallocated. */
+const MAX_PREPARED = 200;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+/** `*` or `t.*` as columns (a select's or a returning's), not `count(*)`. */
+const ALL_COLUMNS = /(^|[\s,])("?\w+"?\.)?\*(\s|,|$)/;
+/** "cached plan must not change result type" (feature_not_supported). */
+const CACHED_PLAN_CHANGED = "0A000";
+
+/** What of pg's client this driver reaches below its public API: the socket (to cork it) and its prepared statements. */
+interface PgInternals {
+  connection: { stream: NodeJS.WritableStream & { cork(): void; uncork(): void }; parsedStatements: Record<string, string> };
+}
+
+class PipelinedConnection implements DatabaseConnection {
+  /** The transaction's opening statement while not yet sent. */
+  private opening: CompiledQuery | null = null;
+  /** Whether a transaction is open (or about to be, once `opening` is sent). */
+  private inTransaction = false;
+  /** Statements held for COMMIT, and how many there were at each savepoint (rolled back with it). */
+  private held: CompiledQuery[] = [];
+  private readonly heldAt = new Map<string, number>();
+  /** This connection's prepared statements' names by their text, least recently used first. */
+  private readonly prepared = new Map<string, string>();
+  private preparedCount = 0;
+  /** Names dropped from `prepared`, deallocated on the server with the next statement sent outside a transaction. */
+  private unused: string[] = [];
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  /**
+   * Sent with the first statement. BEGIN does not fail on a live connection (on a lost one the
+   * statement behind it fails too), so the statement cannot end up running outside the transaction.
+   */
+  begin(statement: string): void {
+    this.opening = CompiledQuery.raw(statement);
+    this.inTransaction = true;
+    this.held = [];
+    this.heldAt.clear();
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.inTransaction && heldUntilCommit.has(query)) {
+      this.held.push(query);
+      return { rows: [] };
+    }
+    const opening = this.takeOpening();
+    // Deallocations are not undone by a rollback, nor run in an aborted transaction: sent only outside one.
+    const deallocations = opening.length > 0 || !this.inTransaction ? this.takeDeallocations() : [];
+    let results: pg.QueryResult[];
+    try {
+      results = await this.send([...deallocations, ...opening, query]);
+    } catch (error) {
+      // Outside a transaction, a statement refused for a table changed under it did nothing: run it again, prepared afresh.
+      if (this.inTransaction || (error as { code?: unknown } | null)?.code !== CACHED_PLAN_CHANGED) throw error;
+      results = await this.send([...this.takeDeallocations(), query]);
+    }
+    const { command, rowCount, rows } = results.at(-1)!;
+    const changed = command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE";
+    return { numAffectedRows: changed ? BigInt(rowCount ?? 0) : undefined, rows: rows as R[] };
+  }
+
+  streamQuery(): AsyncIterableIterator<QueryResult<never>> {
+    throw new Error("Streaming reads are not supported on PostgreSQL here.");
+  }
+
+  async commit(): Promise<void> {
+    const opening = this.takeOpening();
+    const statements = [...opening, ...this.held, CompiledQuery.raw("commit")];
+    this.end();
+    // Nothing was sent: there is no transaction on the server to end.
+    if (opening.length > 0 && statements.length === 2) return;
+    const results = await this.send(statements);
+    // A held statement that failed left the transaction aborted, and PostgreSQL answers COMMIT
+    // with ROLLBACK; send() has thrown that statement's error already, but never trust silence.
+    if (results.at(-1)!.command !== "COMMIT") throw new Error(`the transaction was rolled back at commit (${results.at(-1)!.command})`);
+  }
+
+  async rollback(): Promise<void> {
+    const sent = this.inTransaction && this.opening === null;
+    this.end();
+    // A transaction whose BEGIN never went out has nothing to roll back; one whose COMMIT was sent
+    // ended with it, committed or not.
+    if (sent) await this.send([rollbackStatement]);
+  }
+
+  async savepoint(command: "savepoint" | "rollback to" | "release", name: string): Promise<void> {
+    await this.send([...this.takeOpening(), CompiledQuery.raw(`${command} "${name.replaceAll('"', '""')}"`)]);
+    // What was held after a savepoint goes with it when the transaction rolls back to it.
+    if (command === "savepoint") this.heldAt.set(name, this.held.length);
+    else if (command === "rollback to") this.held.length = this.heldAt.get(name) ?? this.held.length;
+    else this.heldAt.delete(name);
+  }
+
+  release(): void {
+    this.end();
+    this.client.release();
+  }
+
+  /**
+   * The name `sql` is prepared under on this connection (PostgreSQL parses and plans it once, not
+   * at every execution: about half its CPU per statement), or none for a statement that is not
+   * worth it or not safe to keep: one without parameters (BEGIN, COMMIT, DDL) or one whose
+   * columns are `*`, whose result type a migration may change, which a prepared statement refuses
+   * ("cached plan must not change result type"). At most MAX_PREPARED per connection.
+   */
+  private nameOf(statement: CompiledQuery): string | undefined {
+    if (statement.parameters.length === 0 || !PREPARABLE.test(statement.sql) || ALL_COLUMNS.test(statement.sql)) return undefined;
+    let name = this.prepared.get(statement.sql);
+    if (name) this.prepared.delete(statement.sql);
+    else {
+      name = `storefront_${++this.preparedCount}`;
+      if (this.prepared.size >= MAX_PREPARED) this.forget(this.prepared.keys().next().value!);
+    }
+    this.prepared.set(statement.sql, name);
+    return name;
+  }
+
+  /**
+   * Drops a prepared statement here and in pg's own record of this connection's; one the server
+   * holds (its Parse succeeded: pg recorded it) is deallocated there.
+   */
+  private forget(sql: string): void {
+    const name = this.prepared.get(sql)!;
+    this.prepared.delete(sql);
+    const parsed = (this.client as unknown as PgInternals).connection.parsedStatements;
+    if (parsed[name] === undefined) return;
+    delete parsed[name];
+    this.unused.push(name);
+  }
+
+  private takeDeallocations(): CompiledQuery[] {
+    const names = this.unused;
+    this.unused = [];
+    return names.map((name) => cleanUp(CompiledQuery.raw(`deallocate ${name}`)));
+  }
+
+  private takeOpening(): CompiledQuery[] {
+    const opening = this.opening;
+    this.opening = null;
+    return opening ? [opening] : [];
+  }
+
+  private end(): void {
+    this.opening = null;
+    this.inTransaction = false;
+    this.held = [];
+    this.heldAt.clear();
+  }
+
+  /**
+   * Writes `statements` in one go (the socket corked while pg writes each) and waits for every
+   * answer; the first failure, in order, is thrown once all have been answered, so the connection
+   * is never handed on with answers still to come.
+   */
+  private async send(statements: CompiledQuery[]): Promise<pg.QueryResult[]> {
+    const stream = (this.client as unknown as PgInternals).connection.stream;
+    stream.cork();
+    let pending: Array<Promise<pg.QueryResult>>;
+    try {
+      pending = statements.map((statement) => this.client.query({ text: statement.sql, values: [...statement.parameters], name: this.nameOf(statement) }));
+    } finally {
+      stream.uncork();
+    }
+    const settled = await Promise.allSettled(pending);
+    const failed = settled.find((result, i): result is PromiseRejectedResult => result.status === "rejected" && !cleanUps.has(statements[i]!));
+    if (failed) {
+      // A table changed under a prepared statement in a way PostgreSQL will not re-plan: start afresh.
+      if ((failed.reason as { code?: unknown } | null)?.code === CACHED_PLAN_CHANGED) for (const sql of [...this.prepared.keys()]) this.forget(sql);
+      throw failed.reason;
+    }
+    return settled.map((result) => (result as PromiseFulfilledResult<pg.QueryResult>).value);
+  }
+}
