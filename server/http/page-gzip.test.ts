@@ -1,4 +1,4 @@
-import { gunzipSync } from "node:zlib";
+import { constants, deflateRawSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { gzipPage } from "./page-gzip.ts";
 
@@ -24,5 +24,18 @@ describe("gzipPage", () => {
     const text = page("Jacket", css("#232f3e"));
     const first = gzipPage(Buffer.from(text));
     expect(gzipPage(Buffer.from(text)).equals(first)).toBe(true);
+  });
+
+  it("deflates each page's own text as a new zlib stream would, page after page (the kept stream is reset between them)", () => {
+    for (const title of ["Rucksack", "Ring", "Jacket"]) {
+      const text = page(title);
+      const start = text.indexOf(">", text.indexOf("<style")) + 1;
+      const end = text.indexOf("</style>");
+      const before = deflateRawSync(text.slice(0, start), { level: 3, finishFlush: constants.Z_SYNC_FLUSH });
+      const after = deflateRawSync(text.slice(end), { level: 3 });
+      const gzipped = gzipPage(Buffer.from(text));
+      expect(gzipped.subarray(10, 10 + before.length).equals(before)).toBe(true);
+      expect(gzipped.subarray(gzipped.length - 8 - after.length, gzipped.length - 8).equals(after)).toBe(true);
+    }
   });
 });
