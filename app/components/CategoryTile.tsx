@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "./Link.tsx";
 
 /** A home-page tile: a category's picture with a Shop Now link to its results. */
 export function CategoryTile({ title, category, image }: { title: string; category: string; image: string }) {

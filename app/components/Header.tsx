@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "./Link.tsx";
 import flagUs from "../assets/flag-us.svg";
 import logo from "../assets/logo.svg";
 import { basketCount } from "../../lib/basket.ts";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "./Link.tsx";
 
 /** What any unknown address shows, under the shared header. */
 export function NotFound() {

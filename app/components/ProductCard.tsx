@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link } from "./Link.tsx";
 import type { Product } from "../../server/catalogue/product.ts";
 import { LIVE, TAPPED, takeEarlyTaps } from "../basket/early-taps.ts";
 import { useStore } from "../basket/store.tsx";
