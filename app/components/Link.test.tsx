@@ -28,6 +28,7 @@ describe("ServerLink", () => {
     ["a link with a target", { to: "/cart", target: "_blank", title: "Cart", children: "Cart" }],
     ["a link with its attributes before and after to", { className: "a", to: "/auth", id: "b", children: "Sign in" }],
     ["a file-like path", { to: "/assets/list.v2.json", children: "list" }],
+    ["a link with a click handler and Link's defaults spelled out", { to: "/orders", onClick: () => {}, discover: "render", prefetch: "none", children: "Orders" }],
   ])("renders %s as React Router's Link does", (_name, props) => {
     const { ours, reactRouters } = both(props);
     expect(ours).toBe(reactRouters);
@@ -46,6 +47,10 @@ describe("ServerLink", () => {
     ["an object", { to: { pathname: "/cart", search: "?a=1" }, children: "cart" }],
     ["reloadDocument", { to: "/cart", reloadDocument: true, children: "cart" }],
     ["discover none", { to: "/cart", discover: "none", children: "cart" }],
+    ["prefetch on intent", { to: "/cart", prefetch: "intent", children: "cart" }],
+    ["prefetch on render", { to: "/cart", prefetch: "render", children: "cart" }],
+    ["state", { to: "/cart", state: { from: "home" }, children: "cart" }],
+    ["a path relative to the route", { to: "/cart", relative: "path", children: "cart" }],
     ["a basename", { to: "/cart", children: "cart" }, { at: "/shop/cart", basename: "/shop" }],
   ])("leaves %s to React Router's Link", (_name, props, options) => {
     const { ours, reactRouters } = both(props, options);
