@@ -6,6 +6,7 @@ import { basketCount } from "../../lib/basket.ts";
 import { useStore } from "../basket/store.tsx";
 import { displayName, itemCount } from "../text.ts";
 import { SearchForm } from "../search/SearchForm.tsx";
+import { fixed } from "./fixed.ts";
 import { CaretIcon, CartIcon, LocationIcon, MenuIcon } from "./Icons.tsx";
 
 const STRIP = ["Today's Deal", "Customer Service", "Registry", "Gift Cards", "Sell"];
@@ -73,20 +74,25 @@ export function Header() {
         </span>
       </div>
 
-      <div className="header__strip">
-        <span className="header__strip-item header__strip-all">
-          <MenuIcon />
-          All
-        </span>
-        {STRIP.map((entry) => (
-          <span key={entry} className="header__strip-item">
-            {entry}
-          </span>
-        ))}
-      </div>
+      <Strip />
     </header>
   );
 }
+
+/** The strip under the header's top row: the same on every page (made once on the server: fixed.ts). */
+const Strip = fixed(() => (
+  <div className="header__strip">
+    <span className="header__strip-item header__strip-all">
+      <MenuIcon />
+      All
+    </span>
+    {STRIP.map((entry) => (
+      <span key={entry} className="header__strip-item">
+        {entry}
+      </span>
+    ))}
+  </div>
+));
 
 /** Ends the session on the server; a plain form, so it works before hydration too. */
 function SignOut() {
