@@ -45,6 +45,17 @@ describe("React Router's per-render work made once (vite/react-router-once.ts)",
     expect(rewritten!(new LightResponse("x"))).toBe(true);
   });
 
+  it("leaves the module preloads out of the server's <Scripts>, and only them", () => {
+    const { find, replace } = REWRITES.find(({ name }) => name.includes("module preloads"))!;
+    expect(find.match(/rel: "modulepreload"/g)).toHaveLength(3);
+    expect(replace).not.toContain("modulepreload");
+    expect(replace).not.toContain("getModuleLinkHrefs");
+    // What else <Scripts> renders stays: the import map (with subresource integrity) and the scripts.
+    expect(replace).toContain('type: "importmap"');
+    expect(replace.endsWith("  ) : null, initialScripts);\n}")).toBe(true);
+    expect(find.startsWith("  let preloads = ")).toBe(true);
+  });
+
   it("leaves a file without any of the rewritten code as it is", () => {
     expect(rewrite("export const x = 1;")).toEqual({ code: "export const x = 1;", applied: [] });
   });

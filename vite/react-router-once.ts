@@ -25,6 +25,9 @@ import type { Plugin } from "vite";
  * its Response (lib/whole-body.ts, `bodyStream`), so compression reads it straight instead of
  * through a web Response's `arrayBuffer()`. Its bytes are the same (server/http/compression.test.ts).
  *
+ * One more leaves out of the server's <Scripts> the module preloads every document has cut from its
+ * head since (app/module-preloads.server.ts): the bytes are the same, without making them first.
+ *
  * If React Router's code differs from what is rewritten here (another version), the build fails
  * rather than silently rendering without the rewrite.
  */
@@ -115,6 +118,95 @@ function storefrontWithBodyStream(response, body) {
   return response;
 }
 `,
+  },
+  {
+    name: "<Scripts> without module preloads",
+    // The document's <link rel="modulepreload"> tags are cut from every page's head
+    // (app/module-preloads.server.ts: the page paints before its hydration code loads); made
+    // anyway, they cost the modules' hrefs worked out, an element each and React hoisting each
+    // into the head, for every render. The browser's <Scripts> keeps them (app/entry.client.tsx).
+    find: `  let preloads = isHydrated || isRSCRouterContext ? [] : [
+    // Dedupe through a Set
+    ...new Set(
+      manifest.entry.imports.concat(
+        getModuleLinkHrefs(matches, manifest, {
+          includeHydrateFallback: true
+        })
+      )
+    )
+  ];
+  let sri = typeof manifest.sri === "object" ? manifest.sri : {};
+  warnOnce(
+    !isRSCRouterContext,
+    "The <Scripts /> element is a no-op when using RSC and can be safely removed."
+  );
+  return isHydrated || isRSCRouterContext ? null : /* @__PURE__ */ React8.createElement(React8.Fragment, null, typeof manifest.sri === "object" ? /* @__PURE__ */ React8.createElement(
+    "script",
+    {
+      ...scriptProps,
+      "rr-importmap": "",
+      type: "importmap",
+      suppressHydrationWarning: true,
+      dangerouslySetInnerHTML: {
+        __html: JSON.stringify({
+          integrity: sri
+        })
+      }
+    }
+  ) : null, !enableFogOfWar ? /* @__PURE__ */ React8.createElement(
+    "link",
+    {
+      rel: "modulepreload",
+      href: manifest.url,
+      crossOrigin: scriptProps.crossOrigin,
+      integrity: sri[manifest.url],
+      nonce: scriptProps.nonce,
+      suppressHydrationWarning: true
+    }
+  ) : null, /* @__PURE__ */ React8.createElement(
+    "link",
+    {
+      rel: "modulepreload",
+      href: manifest.entry.module,
+      crossOrigin: scriptProps.crossOrigin,
+      integrity: sri[manifest.entry.module],
+      nonce: scriptProps.nonce,
+      suppressHydrationWarning: true
+    }
+  ), preloads.map((path) => /* @__PURE__ */ React8.createElement(
+    "link",
+    {
+      key: path,
+      rel: "modulepreload",
+      href: path,
+      crossOrigin: scriptProps.crossOrigin,
+      integrity: sri[path],
+      nonce: scriptProps.nonce,
+      suppressHydrationWarning: true
+    }
+  )), initialScripts);
+}`,
+    replace: `  let sri = typeof manifest.sri === "object" ? manifest.sri : {};
+  warnOnce(
+    !isRSCRouterContext,
+    "The <Scripts /> element is a no-op when using RSC and can be safely removed."
+  );
+  return isHydrated || isRSCRouterContext ? null : /* @__PURE__ */ React8.createElement(React8.Fragment, null, typeof manifest.sri === "object" ? /* @__PURE__ */ React8.createElement(
+    "script",
+    {
+      ...scriptProps,
+      "rr-importmap": "",
+      type: "importmap",
+      suppressHydrationWarning: true,
+      dangerouslySetInnerHTML: {
+        __html: JSON.stringify({
+          integrity: sri
+        })
+      }
+    }
+  ) : null, initialScripts);
+}`,
+    helper: "",
   },
 ];
 
