@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ONCE, REWRITES, rewrite } from "./react-router-once.ts";
+import { LIGHT_STREAM, ONCE, REWRITES, rewrite } from "./react-router-once.ts";
 
 /** React Router's production files, as installed (the pinned version). */
 function productionFiles(): Array<{ file: string; code: string }> {
@@ -54,6 +54,77 @@ describe("React Router's per-render work made once (vite/react-router-once.ts)",
     expect(replace).toContain('type: "importmap"');
     expect(replace.endsWith("  ) : null, initialScripts);\n}")).toBe(true);
     expect(find.startsWith("  let preloads = ")).toBe(true);
+  });
+
+  it("reads a light stream as a ReadableStream of the same start is read", async () => {
+    type Start = (controller: { enqueue(chunk: string): void; close(): void; error(error: unknown): void }) => unknown;
+    type Reader = { read(): Promise<{ done: boolean; value?: string }>; releaseLock(): void };
+    const Light = new Function(`${LIGHT_STREAM}; return StorefrontLightStream;`)() as new (source: { start: Start }) => { getReader(): Reader };
+    /** Everything a stream of `start` gives, read as app/hydration-data.server.ts reads it (a new reader after the first read). */
+    async function readAll(stream: { getReader(): Reader }): Promise<unknown[]> {
+      const seen: unknown[] = [];
+      let reader = stream.getReader();
+      for (let turn = 0; turn < 10; turn++) {
+        try {
+          const read = await reader.read();
+          seen.push(read);
+          if (read.done) break;
+        } catch (error) {
+          seen.push(["error", String(error)]);
+          break;
+        }
+        reader.releaseLock();
+        reader = stream.getReader();
+      }
+      return seen;
+    }
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+    const starts: Record<string, Start> = {
+      "one chunk, then closed (a page's data)": async (c) => {
+        await Promise.resolve();
+        c.enqueue("[1]\n");
+        c.close();
+      },
+      "chunks at once and later (deferred data)": async (c) => {
+        c.enqueue("a");
+        await tick();
+        c.enqueue("b");
+        await tick();
+        c.enqueue("c");
+        c.close();
+      },
+      "a start that fails after a chunk": async (c) => {
+        c.enqueue("a");
+        await tick();
+        throw new Error("encoding failed");
+      },
+      "an error reported through the controller": async (c) => {
+        await tick();
+        c.error(new Error("aborted"));
+      },
+      "nothing, closed": (c) => c.close(),
+    };
+    for (const [name, start] of Object.entries(starts)) {
+      const light = await readAll(new Light({ start }));
+      const web = await readAll(new ReadableStream({ start: start as never }) as never);
+      expect(light, name).toEqual(web);
+    }
+    const throws: Start = () => {
+      throw new Error("at once");
+    };
+    expect(() => new Light({ start: throws })).toThrow("at once");
+    expect(() => new ReadableStream({ start: throws as never })).toThrow("at once");
+    // A chunk after the end is refused, as a ReadableStream refuses it (encode never does it).
+    const late: Start = (c) => (c.close(), c.enqueue("late"));
+    expect(() => new Light({ start: late })).toThrow(TypeError);
+    expect(() => new ReadableStream({ start: late as never })).toThrow(TypeError);
+  });
+
+  it("gives the document's data a light stream and every other turbo-stream (data answers) a web one", () => {
+    const byName = (part: string) => REWRITES.find(({ name }) => name.includes(part))!;
+    expect(byName("document's hydration data").replace).toContain("serverMode, true)");
+    expect(byName("choice of stream").replace).toContain("storefrontLight = false");
+    expect(byName("encode on a light stream").replace).toContain("options?.storefrontLight ? StorefrontLightStream : ReadableStream");
   });
 
   it("leaves a file without any of the rewritten code as it is", () => {

@@ -25,12 +25,70 @@ import type { Plugin } from "vite";
  * its Response (lib/whole-body.ts, `bodyStream`), so compression reads it straight instead of
  * through a web Response's `arrayBuffer()`. Its bytes are the same (server/http/compression.test.ts).
  *
+ * Three more put the document's hydration data (React Router's turbo-stream of the loaders' data,
+ * read whole before the render by app/hydration-data.server.ts) on a light stream of its own
+ * (LIGHT_STREAM) instead of a web ReadableStream; the single fetch's data answers keep theirs.
+ *
  * One more leaves out of the server's <Scripts> the module preloads every document has cut from its
  * head since (app/module-preloads.server.ts): the bytes are the same, without making them first.
  *
  * If React Router's code differs from what is rewritten here (another version), the build fails
  * rather than silently rendering without the rewrite.
  */
+/**
+ * What turbo-stream's encode needs of a ReadableStream, and React Router's ServerRouter and
+ * app/hydration-data.server.ts of its reader: `start(controller)` called at once with `enqueue`,
+ * `close` and `error` (a rejected start errors it, one that throws at once throws); `getReader()` any number of times, whose
+ * `read()` gives the chunks in order, then `{ done: true }`, or rejects once errored;
+ * `releaseLock()`. Without a web stream's queues, strategies, promises and transfer machinery
+ * per page.
+ */
+export const LIGHT_STREAM = `
+class StorefrontLightStream {
+  #chunks = [];
+  #waiting = [];
+  #closed = false;
+  #failed = false;
+  #error = undefined;
+  constructor({ start }) {
+    let controller = {
+      enqueue: (chunk) => {
+        if (this.#closed || this.#failed) throw new TypeError("Invalid state: the stream is closed");
+        if (this.#waiting.length > 0) this.#waiting.shift().resolve({ done: false, value: chunk });
+        else this.#chunks.push(chunk);
+      },
+      close: () => {
+        if (this.#closed || this.#failed) throw new TypeError("Invalid state: the stream is closed");
+        this.#closed = true;
+        for (let read of this.#waiting.splice(0)) read.resolve({ done: true, value: undefined });
+      },
+      error: (error) => this.#fail(error),
+    };
+    // A start that throws at once throws here, as a ReadableStream's constructor does.
+    Promise.resolve(start(controller)).catch((error) => this.#fail(error));
+  }
+  get locked() {
+    return false;
+  }
+  #fail(error) {
+    if (this.#closed || this.#failed) return;
+    this.#failed = true;
+    this.#error = error;
+    this.#chunks = [];
+    for (let read of this.#waiting.splice(0)) read.reject(error);
+  }
+  #read() {
+    if (this.#chunks.length > 0) return Promise.resolve({ done: false, value: this.#chunks.shift() });
+    if (this.#failed) return Promise.reject(this.#error);
+    if (this.#closed) return Promise.resolve({ done: true, value: undefined });
+    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
+  }
+  getReader() {
+    return { read: () => this.#read(), releaseLock() {}, cancel: () => Promise.resolve() };
+  }
+}
+`;
+
 interface Rewrite {
   /** What it saves, for the build's error message. */
   name: string;
@@ -207,6 +265,76 @@ function storefrontWithBodyStream(response, body) {
   ) : null, initialScripts);
 }`,
     helper: "",
+  },
+  {
+    name: "the document's hydration data on a light stream",
+    // Read whole by app/hydration-data.server.ts before the render, and by nothing else: it need
+    // not be a web ReadableStream (about 4% of an uncached page's CPU to build and read).
+    find: `      serverHandoffStream: encodeViaTurboStream(
+        state,
+        request.signal,
+        build.entry.module.streamTimeout,
+        serverMode
+      ),
+      renderMeta: {},`,
+    replace: `      serverHandoffStream: encodeViaTurboStream(state, request.signal, build.entry.module.streamTimeout, serverMode, true),
+      renderMeta: {},`,
+    helper: "",
+  },
+  {
+    name: "encodeViaTurboStream's choice of stream",
+    find: `function encodeViaTurboStream(data2, requestSignal, streamTimeout, serverMode) {
+  let controller = new AbortController();
+  let timeoutId = setTimeout(
+    () => {
+      controller.abort(new Error("Server Timeout"));
+      cleanupCallbacks();
+    },
+    typeof streamTimeout === "number" ? streamTimeout : 4950
+  );
+  let abortControllerOnRequestAbort = () => {
+    controller.abort(requestSignal.reason);
+    cleanupCallbacks();
+  };
+  requestSignal.addEventListener("abort", abortControllerOnRequestAbort);
+  let cleanupCallbacks = () => {
+    clearTimeout(timeoutId);
+    requestSignal.removeEventListener("abort", abortControllerOnRequestAbort);
+  };
+  return encode(data2, {
+    signal: controller.signal,`,
+    replace: `function encodeViaTurboStream(data2, requestSignal, streamTimeout, serverMode, storefrontLight = false) {
+  let controller = new AbortController();
+  let timeoutId = setTimeout(
+    () => {
+      controller.abort(new Error("Server Timeout"));
+      cleanupCallbacks();
+    },
+    typeof streamTimeout === "number" ? streamTimeout : 4950
+  );
+  let abortControllerOnRequestAbort = () => {
+    controller.abort(requestSignal.reason);
+    cleanupCallbacks();
+  };
+  requestSignal.addEventListener("abort", abortControllerOnRequestAbort);
+  let cleanupCallbacks = () => {
+    clearTimeout(timeoutId);
+    requestSignal.removeEventListener("abort", abortControllerOnRequestAbort);
+  };
+  return encode(data2, {
+    storefrontLight,
+    signal: controller.signal,`,
+    helper: "",
+  },
+  {
+    name: "turbo-stream's encode on a light stream when asked",
+    find: `  const readable = new ReadableStream({
+    async start(controller) {
+      const id = await flatten.call(encoder, input);`,
+    replace: `  const readable = new (options?.storefrontLight ? StorefrontLightStream : ReadableStream)({
+    async start(controller) {
+      const id = await flatten.call(encoder, input);`,
+    helper: LIGHT_STREAM,
   },
 ];
 
