@@ -15,8 +15,9 @@ export interface Payment {
   created: number;
 }
 
+/** Stores a new payment. In a transaction on PostgreSQL it goes out with the transaction's next statement (`withNext`). */
 export async function insertPayment(db: Kysely<Schema>, payment: Payment): Promise<void> {
-  await insertPaymentRow(db, {
+  await insertPaymentRow.withNext(db, {
     id: payment.id,
     userId: payment.userId,
     gateway: payment.gateway,
