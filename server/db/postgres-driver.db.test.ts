@@ -1,11 +1,11 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type CompiledQuery, type Kysely, sql, type Transaction } from "kysely";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 import { createPostgresSchema } from "../../test/support/database.ts";
 import { turnCounter } from "../../test/support/turn-counter.ts";
 import { type AppDatabase, openDatabase } from "./database.ts";
 import type { Schema } from "./schema.ts";
-import { notifyAtCommit, withNext } from "./postgres-driver.ts";
+import { heldAnswer, notifyAtCommit, withNext, withNextAnswered } from "./postgres-driver.ts";
 
 // What PipelinedPostgresDriver saves is waiting: the statements and their order on the server are
 // as before. A relay between the shop and PostgreSQL counts the shop's turns to speak (round trips):
@@ -156,6 +156,66 @@ describe.skipIf(!url)("PostgreSQL driver: fewer round trips, same transactions",
     const back = await savepoint.rollbackToSavepoint("after_21").execute();
     await back.commit().execute();
     expect(await items()).toEqual([21]);
+  });
+
+  const updateAnsweredLater = (trx: Transaction<Schema>, id: number) => {
+    const query = withNextAnswered(sql<{ id: number }>`update items set id = id where id = ${id} returning id`.compile(trx));
+    return { query, executed: trx.executeQuery(query) };
+  };
+
+  it("answers a statement held withNextAnswered once it has gone out with the next one, in one write", async () => {
+    await sql`insert into items values (23)`.execute(database.db);
+    const turns = await relay.count(() =>
+      database.db.transaction().execute(async (trx) => {
+        const { query, executed } = updateAnsweredLater(trx, 23);
+        expect((await executed).rows).toEqual([]);
+        await sql`insert into items values (24)`.execute(trx);
+        const answer = await heldAnswer(query)!;
+        expect(answer.rows).toEqual([{ id: 23 }]);
+        expect(answer.numAffectedRows).toBe(1n);
+      }),
+    );
+    expect(turns).toBe(2);
+    expect(await items()).toEqual([23, 24]);
+  });
+
+  it("sends a statement held withNextAnswered at once when its answer is asked for first; outside a transaction it is the statement's own", async () => {
+    await sql`insert into items values (25)`.execute(database.db);
+    const turns = await relay.count(() =>
+      database.db.transaction().execute(async (trx) => {
+        const { query, executed } = updateAnsweredLater(trx, 25);
+        await executed;
+        expect((await heldAnswer(query)!).rows).toEqual([{ id: 25 }]);
+      }),
+    );
+    expect(turns).toBe(2); // BEGIN and the update, then COMMIT
+    const outside = withNextAnswered(sql<{ id: number }>`select id from items where id = ${25}`.compile(database.db));
+    expect((await database.db.executeQuery(outside)).rows).toEqual([{ id: 25 }]);
+    expect((await heldAnswer(outside))?.rows ?? null).toEqual([{ id: 25 }]);
+  });
+
+  it("fails the answer with its statement, and when the transaction ends without sending it", async () => {
+    await sql`insert into items values (26), (27)`.execute(database.db);
+    let failing: CompiledQuery | undefined;
+    const attempt = database.db.transaction().execute(async (trx) => {
+      failing = withNextAnswered(sql`update items set id = 27 where id = ${26}`.compile(trx)); // a duplicate key
+      await trx.executeQuery(failing);
+      await sql`insert into items values (28)`.execute(trx);
+    });
+    await expect(attempt).rejects.toThrow(/duplicate key/);
+    await expect(heldAnswer(failing!)!).rejects.toThrow(/duplicate key/);
+    let unsent: CompiledQuery | undefined;
+    await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`insert into items values (29)`.execute(trx);
+        unsent = withNextAnswered(sql`update items set id = id where id = ${29}`.compile(trx));
+        await trx.executeQuery(unsent);
+        throw new Error("changed my mind");
+      })
+      .catch(() => {});
+    await expect(heldAnswer(unsent!)!).rejects.toThrow(/ended before this statement was sent/);
+    expect(await items()).toEqual([26, 27]);
   });
 
   it("drops a notification held after a savepoint the transaction rolls back to", async () => {

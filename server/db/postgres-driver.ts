@@ -32,6 +32,48 @@ export function withNext(query: CompiledQuery): CompiledQuery {
   return query;
 }
 
+/** The answer of a statement marked by `withNextAnswered`, for whoever reads it once it has been sent. */
+interface LaterAnswer {
+  promise: Promise<QueryResult<unknown>>;
+  settle(result: PromiseSettledResult<QueryResult<unknown>>): void;
+  /** Set while the driver holds the statement: sends it (and what is held before it) now. */
+  flush: (() => void) | null;
+  settled: boolean;
+}
+const laterAnswers = new WeakMap<CompiledQuery, LaterAnswer>();
+
+/**
+ * `withNext` for a statement whose answer is wanted, only not at once: `heldAnswer` gives it once
+ * the statement has gone out with the transaction's next one. Asking for it sooner sends the
+ * statement at once (a round trip of its own, as without this).
+ */
+export function withNextAnswered<Q extends CompiledQuery>(query: Q): Q {
+  let settle!: LaterAnswer["settle"];
+  const promise = new Promise<QueryResult<unknown>>((resolve, reject) => {
+    settle = (result) => (result.status === "fulfilled" ? resolve(result.value) : reject(result.reason));
+  });
+  // Nobody may ask when the transaction fails before: never an unhandled rejection.
+  promise.catch(() => {});
+  const answer: LaterAnswer = { promise, flush: null, settled: false, settle: (result) => ((answer.settled = true), settle(result)) };
+  laterAnswers.set(query, answer);
+  withNext(query);
+  return query;
+}
+
+/**
+ * The answer of `query` (marked `withNextAnswered`) if this driver held it in a transaction (null
+ * when it ran at once, outside a transaction or on another driver: its answer is what executing it
+ * gave). It resolves once the statement has been sent with the transaction's next statement; asked
+ * before that, it sends the statement now. It fails with the statement's failure, or when the
+ * transaction ended without sending it.
+ */
+export function heldAnswer<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> | null {
+  const answer = laterAnswers.get(query);
+  if (!answer || (!answer.settled && !answer.flush)) return null;
+  answer.flush?.();
+  return answer.promise as Promise<QueryResult<R>>;
+}
+
 /** `pg_notify(channel, payload as JSON)` in `trx`, sent with its COMMIT: PostgreSQL delivers it only on commit anyway. */
 export async function notifyAtCommit<DB>(trx: Pick<Transaction<DB>, "executeQuery">, channel: string, payload: unknown): Promise<void> {
   await trx.executeQuery(atCommit(CompiledQuery.raw("select pg_notify($1, $2)", [channel, JSON.stringify(payload)])));
@@ -169,6 +211,8 @@ class PipelinedConnection implements DatabaseConnection {
     }
     if (this.inTransaction && heldForNext.has(query)) {
       this.ahead.push(query);
+      const answer = laterAnswers.get(query);
+      if (answer) answer.flush = () => void this.flush().catch(() => {}); // the failure reaches the answer
       return { rows: [] };
     }
     const opening = this.takeOpening();
@@ -183,6 +227,13 @@ class PipelinedConnection implements DatabaseConnection {
       results = await this.send([...this.takeDeallocations(), query]);
     }
     return asQueryResult<R>(results.at(-1)!);
+  }
+
+  /** Sends what is held for the next statement now (someone waits for one of its answers). */
+  private async flush(): Promise<void> {
+    if (this.ahead.length === 0) return;
+    const opening = this.takeOpening();
+    await this.send([...(opening.length > 0 ? this.takeDeallocations() : []), ...opening, ...this.takeAhead()]);
   }
 
   streamQuery(): AsyncIterableIterator<QueryResult<never>> {
@@ -263,6 +314,10 @@ class PipelinedConnection implements DatabaseConnection {
   private takeAhead(): CompiledQuery[] {
     const ahead = this.ahead;
     this.ahead = [];
+    for (const query of ahead) {
+      const answer = laterAnswers.get(query);
+      if (answer) answer.flush = null;
+    }
     return ahead;
   }
 
@@ -273,10 +328,11 @@ class PipelinedConnection implements DatabaseConnection {
   }
 
   private end(): void {
+    const unsent = this.takeAhead();
+    for (const query of unsent) laterAnswers.get(query)?.settle({ status: "rejected", reason: new Error("the transaction ended before this statement was sent") });
     this.opening = null;
     this.inTransaction = false;
     this.held = [];
-    this.ahead = [];
     this.heldAt.clear();
   }
 
@@ -295,6 +351,7 @@ class PipelinedConnection implements DatabaseConnection {
       stream.uncork();
     }
     const settled = await Promise.allSettled(pending);
+    settled.forEach((result, i) => laterAnswers.get(statements[i]!)?.settle(result.status === "fulfilled" ? { status: "fulfilled", value: asQueryResult(result.value) } : result));
     const failed = settled.find((result, i): result is PromiseRejectedResult => result.status === "rejected" && !cleanUps.has(statements[i]!));
     if (failed) {
       // A table changed under a prepared statement in a way PostgreSQL will not re-plan: start afresh.

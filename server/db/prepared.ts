@@ -1,5 +1,5 @@
 import type { CompiledQuery, DialectAdapter, Kysely, QueryResult } from "kysely";
-import { withNext } from "./postgres-driver.ts";
+import { heldAnswer, withNext, withNextAnswered } from "./postgres-driver.ts";
 
 /** A query builder (`compile()`) or a raw sql`` (`compile(db)`): what a prepared statement is built from. */
 interface Compilable<DB, Row> {
@@ -41,6 +41,9 @@ const MAX_SHAPES = 256;
  * `.withNext(db, params)` runs it without answering anything: on PostgreSQL, inside a transaction,
  * it goes out with the transaction's next statement (postgres-driver.ts, `withNext`), saving a
  * round trip; its failure fails that statement and so the transaction. Elsewhere it runs at once.
+ * `.answerLater(db, params)` does the same for a statement whose answer is wanted, only later: it
+ * gives a function answering it, to call once the transaction's next statement has run (calling
+ * it sooner sends the statement on its own, a round trip as without this).
  */
 export function prepared<DB, P extends object, Row>(build: (db: Kysely<DB>, params: P) => Compilable<DB, Row>) {
   // Keyed by the dialect's adapter: one per Kysely instance, shared by its transactions.
@@ -68,6 +71,11 @@ export function prepared<DB, P extends object, Row>(build: (db: Kysely<DB>, para
   return Object.assign(run, {
     withNext: async (db: Kysely<DB>, params: P): Promise<void> => {
       await db.executeQuery(withNext(compiled(db, params)));
+    },
+    answerLater: async (db: Kysely<DB>, params: P): Promise<() => Promise<QueryResult<Row>>> => {
+      const query = withNextAnswered(compiled(db, params));
+      const result = await db.executeQuery(query);
+      return () => heldAnswer(query) ?? Promise.resolve(result);
     },
   });
 }
