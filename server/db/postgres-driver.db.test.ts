@@ -1,56 +1,16 @@
-import net from "node:net";
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type CompiledQuery, type Kysely, sql, type Transaction } from "kysely";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 import { createPostgresSchema } from "../../test/support/database.ts";
+import { turnCounter } from "../../test/support/turn-counter.ts";
 import { type AppDatabase, openDatabase } from "./database.ts";
 import type { Schema } from "./schema.ts";
-import { notifyAtCommit } from "./postgres-driver.ts";
+import { heldAnswer, notifyAtCommit, withNext, withNextAnswered } from "./postgres-driver.ts";
 
 // What PipelinedPostgresDriver saves is waiting: the statements and their order on the server are
 // as before. A relay between the shop and PostgreSQL counts the shop's turns to speak (round trips):
 // a turn is what the shop sends before PostgreSQL answers.
 const url = inject("postgresUrl");
-
-/** A TCP relay to PostgreSQL that counts the client's turns. */
-async function turnCounter(target: URL) {
-  let turns = 0;
-  let serverSpoke = true;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    sockets.add(client).add(upstream);
-    client.on("data", (chunk) => {
-      if (serverSpoke) turns++;
-      serverSpoke = false;
-      upstream.write(chunk);
-    });
-    upstream.on("data", (chunk) => {
-      serverSpoke = true;
-      client.write(chunk);
-    });
-    const drop = () => [client, upstream].forEach((socket) => socket.destroy());
-    client.on("error", drop).on("close", drop);
-    upstream.on("error", drop).on("close", drop);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const relayed = new URL(target);
-  relayed.hostname = "127.0.0.1";
-  relayed.port = String((server.address() as net.AddressInfo).port);
-  return {
-    url: relayed.href,
-    /** The turns taken by `work` (the connection already open). */
-    async count(work: () => Promise<unknown>): Promise<number> {
-      const before = turns;
-      await work();
-      return turns - before;
-    },
-    close() {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-    },
-  };
-}
 
 describe.skipIf(!url)("PostgreSQL driver: fewer round trips, same transactions", () => {
   let relay: Awaited<ReturnType<typeof turnCounter>>;
@@ -124,6 +84,138 @@ describe.skipIf(!url)("PostgreSQL driver: fewer round trips, same transactions",
     expect(await items()).toEqual([]);
     await sql`insert into items values (5)`.execute(database.db);
     expect(await items()).toEqual([5]);
+  });
+
+  const insertWithNext = (trx: Transaction<Schema>, id: number) => trx.executeQuery(withNext(sql`insert into items values (${id})`.compile(trx)));
+
+  it("sends a statement marked withNext in the same write as the next one: two round trips for begin, insert, insert, commit", async () => {
+    await database.ping(); // the pool's connection is open
+    const turns = await relay.count(() =>
+      database.db.transaction().execute(async (trx) => {
+        const first = await insertWithNext(trx, 11);
+        expect(first.rows).toEqual([]);
+        expect(first.numAffectedRows).toBeUndefined();
+        await sql`insert into items values (12)`.execute(trx);
+      }),
+    );
+    expect(turns).toBe(2);
+    expect(await items()).toEqual([11, 12]);
+    // Last in a transaction, it goes with COMMIT; with notifications held for COMMIT, before them.
+    const atCommit = await relay.count(() =>
+      database.db.transaction().execute(async (trx) => {
+        await sql`insert into items values (13)`.execute(trx);
+        await notifyAtCommit(trx, channel, "after 14");
+        await insertWithNext(trx, 14);
+      }),
+    );
+    expect(atCommit).toBe(2);
+    expect(await items()).toEqual([11, 12, 13, 14]);
+    await expect.poll(() => heard).toEqual([JSON.stringify("after 14")]);
+  });
+
+  it("fails the transaction at the next statement when a statement sent withNext fails, and rolls it all back", async () => {
+    await sql`insert into items values (15)`.execute(database.db);
+    const attempt = database.db.transaction().execute(async (trx) => {
+      await sql`insert into items values (16)`.execute(trx);
+      await insertWithNext(trx, 15); // a duplicate: fails on the server
+      await sql`insert into items values (17)`.execute(trx);
+    });
+    await expect(attempt).rejects.toThrow(/duplicate key/);
+    expect(await items()).toEqual([15]);
+    // The same at COMMIT.
+    const atCommit = database.db.transaction().execute(async (trx) => {
+      await sql`insert into items values (18)`.execute(trx);
+      await insertWithNext(trx, 15);
+    });
+    await expect(atCommit).rejects.toThrow(/duplicate key/);
+    expect(await items()).toEqual([15]);
+  });
+
+  it("never sends a statement held withNext when the transaction rolls back first; outside a transaction it runs at once", async () => {
+    await database.ping();
+    const turns = await relay.count(() =>
+      database.db
+        .transaction()
+        .execute(async (trx) => {
+          await insertWithNext(trx, 19);
+          throw new Error("changed my mind");
+        })
+        .catch(() => {}),
+    );
+    expect(turns).toBe(0);
+    expect(await items()).toEqual([]);
+    await database.db.executeQuery(withNext(sql`insert into items values (20)`.compile(database.db)));
+    expect(await items()).toEqual([20]);
+  });
+
+  it("sends a statement held withNext before a savepoint, so rolling back to the savepoint keeps it", async () => {
+    const trx = await database.db.startTransaction().execute();
+    await insertWithNext(trx, 21);
+    const savepoint = await trx.savepoint("after_21").execute();
+    await sql`insert into items values (22)`.execute(savepoint);
+    const back = await savepoint.rollbackToSavepoint("after_21").execute();
+    await back.commit().execute();
+    expect(await items()).toEqual([21]);
+  });
+
+  const updateAnsweredLater = (trx: Transaction<Schema>, id: number) => {
+    const query = withNextAnswered(sql<{ id: number }>`update items set id = id where id = ${id} returning id`.compile(trx));
+    return { query, executed: trx.executeQuery(query) };
+  };
+
+  it("answers a statement held withNextAnswered once it has gone out with the next one, in one write", async () => {
+    await sql`insert into items values (23)`.execute(database.db);
+    const turns = await relay.count(() =>
+      database.db.transaction().execute(async (trx) => {
+        const { query, executed } = updateAnsweredLater(trx, 23);
+        expect((await executed).rows).toEqual([]);
+        await sql`insert into items values (24)`.execute(trx);
+        const answer = await heldAnswer(query)!;
+        expect(answer.rows).toEqual([{ id: 23 }]);
+        expect(answer.numAffectedRows).toBe(1n);
+      }),
+    );
+    expect(turns).toBe(2);
+    expect(await items()).toEqual([23, 24]);
+  });
+
+  it("sends a statement held withNextAnswered at once when its answer is asked for first; outside a transaction it is the statement's own", async () => {
+    await sql`insert into items values (25)`.execute(database.db);
+    const turns = await relay.count(() =>
+      database.db.transaction().execute(async (trx) => {
+        const { query, executed } = updateAnsweredLater(trx, 25);
+        await executed;
+        expect((await heldAnswer(query)!).rows).toEqual([{ id: 25 }]);
+      }),
+    );
+    expect(turns).toBe(2); // BEGIN and the update, then COMMIT
+    const outside = withNextAnswered(sql<{ id: number }>`select id from items where id = ${25}`.compile(database.db));
+    expect((await database.db.executeQuery(outside)).rows).toEqual([{ id: 25 }]);
+    expect((await heldAnswer(outside))?.rows ?? null).toEqual([{ id: 25 }]);
+  });
+
+  it("fails the answer with its statement, and when the transaction ends without sending it", async () => {
+    await sql`insert into items values (26), (27)`.execute(database.db);
+    let failing: CompiledQuery | undefined;
+    const attempt = database.db.transaction().execute(async (trx) => {
+      failing = withNextAnswered(sql`update items set id = 27 where id = ${26}`.compile(trx)); // a duplicate key
+      await trx.executeQuery(failing);
+      await sql`insert into items values (28)`.execute(trx);
+    });
+    await expect(attempt).rejects.toThrow(/duplicate key/);
+    await expect(heldAnswer(failing!)!).rejects.toThrow(/duplicate key/);
+    let unsent: CompiledQuery | undefined;
+    await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`insert into items values (29)`.execute(trx);
+        unsent = withNextAnswered(sql`update items set id = id where id = ${29}`.compile(trx));
+        await trx.executeQuery(unsent);
+        throw new Error("changed my mind");
+      })
+      .catch(() => {});
+    await expect(heldAnswer(unsent!)!).rejects.toThrow(/ended before this statement was sent/);
+    expect(await items()).toEqual([26, 27]);
   });
 
   it("drops a notification held after a savepoint the transaction rolls back to", async () => {

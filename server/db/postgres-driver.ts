@@ -15,6 +15,65 @@ export function atCommit(query: CompiledQuery): CompiledQuery {
   return query;
 }
 
+/** Statements marked by `withNext`: inside a transaction they are held and sent ahead of its next statement. */
+const heldForNext = new WeakSet<CompiledQuery>();
+
+/**
+ * Marks `query` to go out, inside a transaction, in the same write as the transaction's next
+ * statement (or its COMMIT, or a savepoint), just ahead of it, instead of costing a round trip of
+ * its own: for statements whose answer nobody reads (an insert whose row count does not matter).
+ * The server runs the statements in the same order as before. Its failure is thrown by that next
+ * statement (which then fails too: the transaction is aborted), so the transaction still rolls
+ * back; and a transaction rolled back before anything else was sent never sends it. Its own
+ * result is empty (no rows, no row count). Outside a transaction it runs at once.
+ */
+export function withNext(query: CompiledQuery): CompiledQuery {
+  heldForNext.add(query);
+  return query;
+}
+
+/** The answer of a statement marked by `withNextAnswered`, for whoever reads it once it has been sent. */
+interface LaterAnswer {
+  promise: Promise<QueryResult<unknown>>;
+  settle(result: PromiseSettledResult<QueryResult<unknown>>): void;
+  /** Set while the driver holds the statement: sends it (and what is held before it) now. */
+  flush: (() => void) | null;
+  settled: boolean;
+}
+const laterAnswers = new WeakMap<CompiledQuery, LaterAnswer>();
+
+/**
+ * `withNext` for a statement whose answer is wanted, only not at once: `heldAnswer` gives it once
+ * the statement has gone out with the transaction's next one. Asking for it sooner sends the
+ * statement at once (a round trip of its own, as without this).
+ */
+export function withNextAnswered<Q extends CompiledQuery>(query: Q): Q {
+  let settle!: LaterAnswer["settle"];
+  const promise = new Promise<QueryResult<unknown>>((resolve, reject) => {
+    settle = (result) => (result.status === "fulfilled" ? resolve(result.value) : reject(result.reason));
+  });
+  // Nobody may ask when the transaction fails before: never an unhandled rejection.
+  promise.catch(() => {});
+  const answer: LaterAnswer = { promise, flush: null, settled: false, settle: (result) => ((answer.settled = true), settle(result)) };
+  laterAnswers.set(query, answer);
+  withNext(query);
+  return query;
+}
+
+/**
+ * The answer of `query` (marked `withNextAnswered`) if this driver held it in a transaction (null
+ * when it ran at once, outside a transaction or on another driver: its answer is what executing it
+ * gave). It resolves once the statement has been sent with the transaction's next statement; asked
+ * before that, it sends the statement now. It fails with the statement's failure, or when the
+ * transaction ended without sending it.
+ */
+export function heldAnswer<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> | null {
+  const answer = laterAnswers.get(query);
+  if (!answer || (!answer.settled && !answer.flush)) return null;
+  answer.flush?.();
+  return answer.promise as Promise<QueryResult<R>>;
+}
+
 /** `pg_notify(channel, payload as JSON)` in `trx`, sent with its COMMIT: PostgreSQL delivers it only on commit anyway. */
 export async function notifyAtCommit<DB>(trx: Pick<Transaction<DB>, "executeQuery">, channel: string, payload: unknown): Promise<void> {
   await trx.executeQuery(atCommit(CompiledQuery.raw("select pg_notify($1, $2)", [channel, JSON.stringify(payload)])));
@@ -26,6 +85,7 @@ export async function notifyAtCommit<DB>(trx: Pick<Transaction<DB>, "executeQuer
  * - BEGIN is not sent on its own: it goes out in the same write as the transaction's first
  *   statement (a transaction with no statement sends nothing);
  * - statements marked `atCommit` go out in the same write as COMMIT;
+ * - statements marked `withNext` go out in the same write as the statement after them;
  * and with parameterised statements prepared once per connection (`nameOf`), which halves
  * PostgreSQL's CPU for each (about 100 -> 45 µs for a checkout's typical insert and update).
  * Every answer is still read and checked in order; the server runs the statements one after the
@@ -84,6 +144,12 @@ export class PipelinedPostgresDriver implements Driver {
   }
 }
 
+/** pg's answer as Kysely's. */
+function asQueryResult<R>({ command, rowCount, rows }: pg.QueryResult): QueryResult<R> {
+  const changed = command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE";
+  return { numAffectedRows: changed ? BigInt(rowCount ?? 0) : undefined, rows: rows as R[] };
+}
+
 function own(connection: DatabaseConnection): PipelinedConnection {
   if (!(connection instanceof PipelinedConnection)) throw new Error("not a connection of this driver");
   return connection;
@@ -115,6 +181,8 @@ class PipelinedConnection implements DatabaseConnection {
   private inTransaction = false;
   /** Statements held for COMMIT, and how many there were at each savepoint (rolled back with it). */
   private held: CompiledQuery[] = [];
+  /** Statements held for the transaction's next statement (`withNext`), in order. */
+  private ahead: CompiledQuery[] = [];
   private readonly heldAt = new Map<string, number>();
   /** This connection's prepared statements' names by their text, least recently used first. */
   private readonly prepared = new Map<string, string>();
@@ -132,6 +200,7 @@ class PipelinedConnection implements DatabaseConnection {
     this.opening = CompiledQuery.raw(statement);
     this.inTransaction = true;
     this.held = [];
+    this.ahead = [];
     this.heldAt.clear();
   }
 
@@ -140,20 +209,31 @@ class PipelinedConnection implements DatabaseConnection {
       this.held.push(query);
       return { rows: [] };
     }
+    if (this.inTransaction && heldForNext.has(query)) {
+      this.ahead.push(query);
+      const answer = laterAnswers.get(query);
+      if (answer) answer.flush = () => void this.flush().catch(() => {}); // the failure reaches the answer
+      return { rows: [] };
+    }
     const opening = this.takeOpening();
     // Deallocations are not undone by a rollback, nor run in an aborted transaction: sent only outside one.
     const deallocations = opening.length > 0 || !this.inTransaction ? this.takeDeallocations() : [];
     let results: pg.QueryResult[];
     try {
-      results = await this.send([...deallocations, ...opening, query]);
+      results = await this.send([...deallocations, ...opening, ...this.takeAhead(), query]);
     } catch (error) {
       // Outside a transaction, a statement refused for a table changed under it did nothing: run it again, prepared afresh.
       if (this.inTransaction || (error as { code?: unknown } | null)?.code !== CACHED_PLAN_CHANGED) throw error;
       results = await this.send([...this.takeDeallocations(), query]);
     }
-    const { command, rowCount, rows } = results.at(-1)!;
-    const changed = command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE";
-    return { numAffectedRows: changed ? BigInt(rowCount ?? 0) : undefined, rows: rows as R[] };
+    return asQueryResult<R>(results.at(-1)!);
+  }
+
+  /** Sends what is held for the next statement now (someone waits for one of its answers). */
+  private async flush(): Promise<void> {
+    if (this.ahead.length === 0) return;
+    const opening = this.takeOpening();
+    await this.send([...(opening.length > 0 ? this.takeDeallocations() : []), ...opening, ...this.takeAhead()]);
   }
 
   streamQuery(): AsyncIterableIterator<QueryResult<never>> {
@@ -162,7 +242,7 @@ class PipelinedConnection implements DatabaseConnection {
 
   async commit(): Promise<void> {
     const opening = this.takeOpening();
-    const statements = [...opening, ...this.held, CompiledQuery.raw("commit")];
+    const statements = [...opening, ...this.takeAhead(), ...this.held, CompiledQuery.raw("commit")];
     this.end();
     // Nothing was sent: there is no transaction on the server to end.
     if (opening.length > 0 && statements.length === 2) return;
@@ -181,7 +261,7 @@ class PipelinedConnection implements DatabaseConnection {
   }
 
   async savepoint(command: "savepoint" | "rollback to" | "release", name: string): Promise<void> {
-    await this.send([...this.takeOpening(), CompiledQuery.raw(`${command} "${name.replaceAll('"', '""')}"`)]);
+    await this.send([...this.takeOpening(), ...this.takeAhead(), CompiledQuery.raw(`${command} "${name.replaceAll('"', '""')}"`)]);
     // What was held after a savepoint goes with it when the transaction rolls back to it.
     if (command === "savepoint") this.heldAt.set(name, this.held.length);
     else if (command === "rollback to") this.held.length = this.heldAt.get(name) ?? this.held.length;
@@ -231,6 +311,16 @@ class PipelinedConnection implements DatabaseConnection {
     return names.map((name) => cleanUp(CompiledQuery.raw(`deallocate ${name}`)));
   }
 
+  private takeAhead(): CompiledQuery[] {
+    const ahead = this.ahead;
+    this.ahead = [];
+    for (const query of ahead) {
+      const answer = laterAnswers.get(query);
+      if (answer) answer.flush = null;
+    }
+    return ahead;
+  }
+
   private takeOpening(): CompiledQuery[] {
     const opening = this.opening;
     this.opening = null;
@@ -238,6 +328,8 @@ class PipelinedConnection implements DatabaseConnection {
   }
 
   private end(): void {
+    const unsent = this.takeAhead();
+    for (const query of unsent) laterAnswers.get(query)?.settle({ status: "rejected", reason: new Error("the transaction ended before this statement was sent") });
     this.opening = null;
     this.inTransaction = false;
     this.held = [];
@@ -259,6 +351,7 @@ class PipelinedConnection implements DatabaseConnection {
       stream.uncork();
     }
     const settled = await Promise.allSettled(pending);
+    settled.forEach((result, i) => laterAnswers.get(statements[i]!)?.settle(result.status === "fulfilled" ? { status: "fulfilled", value: asQueryResult(result.value) } : result));
     const failed = settled.find((result, i): result is PromiseRejectedResult => result.status === "rejected" && !cleanUps.has(statements[i]!));
     if (failed) {
       // A table changed under a prepared statement in a way PostgreSQL will not re-plan: start afresh.

@@ -1,4 +1,5 @@
 import type { CompiledQuery, DialectAdapter, Kysely, QueryResult } from "kysely";
+import { heldAnswer, withNext, withNextAnswered } from "./postgres-driver.ts";
 
 /** A query builder (`compile()`) or a raw sql`` (`compile(db)`): what a prepared statement is built from. */
 interface Compilable<DB, Row> {
@@ -36,11 +37,18 @@ const MAX_SHAPES = 256;
  *
  * The results are what the builder's `execute()` would get (`.rows`, `numAffectedRows`): no
  * plugin transforms them, and a Kysely with plugins is refused rather than half served.
+ *
+ * `.withNext(db, params)` runs it without answering anything: on PostgreSQL, inside a transaction,
+ * it goes out with the transaction's next statement (postgres-driver.ts, `withNext`), saving a
+ * round trip; its failure fails that statement and so the transaction. Elsewhere it runs at once.
+ * `.answerLater(db, params)` does the same for a statement whose answer is wanted, only later: it
+ * gives a function answering it, to call once the transaction's next statement has run (calling
+ * it sooner sends the statement on its own, a round trip as without this).
  */
 export function prepared<DB, P extends object, Row>(build: (db: Kysely<DB>, params: P) => Compilable<DB, Row>) {
   // Keyed by the dialect's adapter: one per Kysely instance, shared by its transactions.
   const byDatabase = new WeakMap<DialectAdapter, Map<string, Shape>>();
-  return (db: Kysely<DB>, params: P): Promise<QueryResult<Row>> => {
+  const compiled = (db: Kysely<DB>, params: P): CompiledQuery<Row> => {
     const executor = db.getExecutor();
     let shapes = byDatabase.get(executor.adapter);
     if (!shapes) {
@@ -57,8 +65,19 @@ export function prepared<DB, P extends object, Row>(build: (db: Kysely<DB>, para
     }
     const parameters = shape.compiled.parameters.slice();
     for (const { at, name, index } of shape.holes) parameters[at] = index === null ? values[name] : (values[name] as readonly unknown[])[index];
-    return db.executeQuery<Row>({ ...(shape.compiled as CompiledQuery<Row>), parameters });
+    return { ...(shape.compiled as CompiledQuery<Row>), parameters };
   };
+  const run = (db: Kysely<DB>, params: P): Promise<QueryResult<Row>> => db.executeQuery<Row>(compiled(db, params));
+  return Object.assign(run, {
+    withNext: async (db: Kysely<DB>, params: P): Promise<void> => {
+      await db.executeQuery(withNext(compiled(db, params)));
+    },
+    answerLater: async (db: Kysely<DB>, params: P): Promise<() => Promise<QueryResult<Row>>> => {
+      const query = withNextAnswered(compiled(db, params));
+      const result = await db.executeQuery(query);
+      return () => heldAnswer(query) ?? Promise.resolve(result);
+    },
+  });
 }
 
 /** The lengths of the list parameters: "" when there are none. */

@@ -44,12 +44,12 @@ export async function enqueueMail<K extends MailKind>(
 
 /**
  * Writes a message to the outbox addressed to a shop account's email as it is now, read by the
- * same statement (`insert … select … from "user"`). False when no such account or the message
- * exists already (one per kind and key, as enqueueMail).
+ * same statement (`insert … select … from "user"`); nothing when no such account or the message
+ * exists already (one per kind and key, as enqueueMail). It answers nothing: in a transaction on
+ * PostgreSQL it goes out with the transaction's next statement (`withNext`, no round trip of its own).
  */
-export async function enqueueMailToUser<K extends MailKind>(db: Db, mail: { kind: K; key: string; userId: string; payload: PayloadOf<K>; now: number }): Promise<boolean> {
-  const result = await insertMailToUser(db, { id: randomUUID(), kind: mail.kind, key: mail.key, userId: mail.userId, payload: JSON.stringify(mail.payload), now: mail.now });
-  return Number(result.numAffectedRows ?? 0) > 0;
+export async function enqueueMailToUser<K extends MailKind>(db: Db, mail: { kind: K; key: string; userId: string; payload: PayloadOf<K>; now: number }): Promise<void> {
+  await insertMailToUser.withNext(db, { id: randomUUID(), kind: mail.kind, key: mail.key, userId: mail.userId, payload: JSON.stringify(mail.payload), now: mail.now });
 }
 
 const insertMailToUser = prepared((db: Kysely<Schema>, p: { id: string; kind: string; key: string; userId: string; payload: string; now: number }) =>

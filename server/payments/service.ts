@@ -214,8 +214,10 @@ export class PaymentsService {
   private async fulfil(payment: Payment, details: { card?: { brand: string; last4: string }; created?: number }): Promise<{ changed: boolean; order: NewOrder }> {
     const order: NewOrder = { id: payment.id, amount: payment.amountCents, basket: payment.basket, created: details.created ?? payment.created };
     const { changed, placed } = await this.deps.db.transaction().execute(async (trx) => {
-      const changed = await markSucceeded(trx, payment.id, { card: details.card, now: this.now() });
+      // Whether this changed the payment is read after the order's insert, which it goes out with.
+      const marked = await markSucceeded(trx, payment.id, { card: details.card, now: this.now() });
       const placed = await this.deps.orders.place(trx, payment.userId, order);
+      const changed = await marked();
       // Stock (issue 22): the reservation becomes a sale in the same transaction, exactly once.
       if (changed && this.deps.stock) await this.deps.stock.sell(trx, payment);
       return { changed, placed };

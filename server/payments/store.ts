@@ -15,8 +15,9 @@ export interface Payment {
   created: number;
 }
 
+/** Stores a new payment. In a transaction on PostgreSQL it goes out with the transaction's next statement (`withNext`). */
 export async function insertPayment(db: Kysely<Schema>, payment: Payment): Promise<void> {
-  await insertPaymentRow(db, {
+  await insertPaymentRow.withNext(db, {
     id: payment.id,
     userId: payment.userId,
     gateway: payment.gateway,
@@ -91,14 +92,16 @@ function toPayment(row: Selectable<PaymentsTable>): Payment {
 }
 
 /**
- * Marks a payment succeeded (with the card's brand and last four, when our server charged it);
- * false when it already had. Runs inside the fulfilment transaction that writes its order.
+ * Marks a payment succeeded (with the card's brand and last four, when our server charged it),
+ * inside the fulfilment transaction that writes its order. It answers a function telling whether
+ * this changed the payment (false when it had already succeeded), to call after the transaction's
+ * next statement: on PostgreSQL the update goes out with that statement (no round trip of its own).
  */
-export async function markSucceeded(trx: Transaction<Schema>, id: string, details: { card?: { brand: string; last4: string }; now: number }): Promise<boolean> {
-  const updated = details.card
-    ? await markSucceededWithCard(trx, { id, now: details.now, brand: details.card.brand, last4: details.card.last4 })
-    : await markSucceededOnly(trx, { id, now: details.now });
-  return Number(updated.numAffectedRows ?? 0) > 0;
+export async function markSucceeded(trx: Transaction<Schema>, id: string, details: { card?: { brand: string; last4: string }; now: number }): Promise<() => Promise<boolean>> {
+  const answer = details.card
+    ? await markSucceededWithCard.answerLater(trx, { id, now: details.now, brand: details.card.brand, last4: details.card.last4 })
+    : await markSucceededOnly.answerLater(trx, { id, now: details.now });
+  return async () => Number((await answer()).numAffectedRows ?? 0) > 0;
 }
 
 const markSucceededOnly = prepared((db: Kysely<Schema>, p: { id: string; now: number }) =>

@@ -90,7 +90,8 @@ export class StockService {
         // last, just before the commit: the payment and reservation rows are written first.
         await this.cancelTestPayments(trx, given.map((row) => row.payment_id), now);
         await record(trx);
-        await insertHolds(trx, { paymentId: payment.id, userId: payment.userId, productIds: lines.map((line) => line.id), amounts: lines.map((line) => line.amount), expiresAt: now + this.deps.reservationMs, now });
+        // No answer needed: on PostgreSQL the payment's and the reservations' inserts go out with the products' update.
+        await insertHolds.withNext(trx, { paymentId: payment.id, userId: payment.userId, productIds: lines.map((line) => line.id), amounts: lines.map((line) => line.amount), expiresAt: now + this.deps.reservationMs, now });
         // One statement for every product: each line's units are taken only where that many are
         // available (less what this checkout gives back), so no unit is ever taken twice.
         const ids = [...new Set([...back.keys(), ...wanted.keys()])].sort((a, b) => a - b);

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { priceCents as cents, TEST_CARD as CARD } from "../../test/support/checkout.ts";
+import { createPostgresSchema } from "../../test/support/database.ts";
+import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
+import { turnCounter } from "../../test/support/turn-counter.ts";
+import { type AppDatabase, openDatabase } from "../db/database.ts";
+import { migrateToLatest } from "../db/migrations.ts";
+
+// A checkout's round trips to PostgreSQL, counted by a relay between the shop and the server: each
+// one costs the shop a socket write and a wake-up, and holds the transaction's row locks meanwhile.
+const url = inject("postgresUrl");
+
+describe.skipIf(!url)("checkout round trips on PostgreSQL", () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    while (cleanups.length) await cleanups.pop()!();
+  });
+
+  it("creates a payment in three round trips (BEGIN with the give-back; the payment's and the holds' inserts with the products' update; the notification with COMMIT) and confirms it in four (the read; BEGIN, the payment's update and the order's insert; the mail's insert with the sale; COMMIT)", async () => {
+    const schema = await createPostgresSchema("trips");
+    cleanups.push(() => schema.drop());
+    const relay = await turnCounter(new URL(schema.databaseUrl));
+    cleanups.push(() => relay.close());
+    const database: AppDatabase = openDatabase({ engine: "postgres", url: relay.url, maxConnections: 2 });
+    cleanups.push(() => database.close());
+    await migrateToLatest(database);
+    const { app, services } = await testApp({ database, catalogue: "database" });
+    cleanups.push(() => services.close());
+    await services.catalogueEvents.listening();
+    const cookie = await signUp(app, "alice@example.com");
+    const items = [
+      { id: 1, amount: 2 },
+      { id: 17, amount: 1 },
+    ];
+    const total = cents(1) * 2 + cents(17);
+    const available = async () => Number((await services.catalogue.byId(17))!.stock);
+    const create = async () => {
+      const response = await app.request("/api/payment/create", jsonPost({ items, total }, { cookie }));
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { clientSecret: string }).clientSecret;
+    };
+    const confirm = async (clientSecret: string) => expect((await app.request("/api/payment/confirm", jsonPost({ clientSecret, card: CARD }, { cookie }))).status).toBe(200);
+    // A first checkout: the pool's connections open, the session is known.
+    const stock = await available();
+    await confirm(await create());
+    await expect.poll(available).toBe(stock - 1);
+
+    // The create, and the catalogue's copy reading the two products again on its notification (one more).
+    let clientSecret = "";
+    const created = await relay.count(async () => {
+      clientSecret = await create();
+      await expect.poll(available).toBe(stock - 2);
+    });
+    // Selling units held until now changes nothing the catalogue shows: no notification, no read.
+    const confirmed = await relay.count(() => confirm(clientSecret));
+    // Each request of this test carries only the session's cookie (no signed cache of it), so the
+    // session step reads the session and its user first: two round trips before the checkout's own.
+    const session = 2;
+    expect({ created, confirmed }).toEqual({ created: session + 3 + 1, confirmed: session + 4 });
+  });
+});
