@@ -173,5 +173,16 @@ it("writes a request's span as the general writer would", () => {
     });
     const fast = serverSpanJson({ ...times, parentSpanId: parent, traceState: parent && 'vendor="x"' }, "GET", '/products/:id "x"', status);
     expect(JSON.parse(fast)).toEqual(JSON.parse(general));
+    // The second request of a route, method and status (its name and attributes kept) reads the same.
+    expect(JSON.parse(serverSpanJson({ ...times, parentSpanId: parent, traceState: parent && 'vendor="x"' }, "GET", '/products/:id "x"', status))).toEqual(JSON.parse(general));
   }
+  // Another method or status on the same route is not taken for the first.
+  expect(JSON.parse(serverSpanJson(times, "HEAD", '/products/:id "x"', 304))).toMatchObject({
+    name: 'HEAD /products/:id "x"',
+    attributes: [
+      { key: "http.request.method", value: { stringValue: "HEAD" } },
+      { key: "http.route", value: { stringValue: '/products/:id "x"' } },
+      { key: "http.response.status_code", value: { intValue: "304" } },
+    ],
+  });
 });

@@ -57,24 +57,47 @@ function keyValues(attributes: SpanAttributes): string {
 export function unixNanos(ms: number): string {
   const whole = Math.floor(ms);
   const fraction = Math.round((ms - whole) * 1e6);
-  return fraction >= 1e6 ? `${whole + 1}000000` : `${whole}${String(fraction).padStart(6, "0")}`;
+  // 1e6 + fraction has seven digits: the last six are the fraction, zero-padded.
+  return fraction >= 1e6 ? `${whole + 1}000000` : `${whole}${String(1e6 + fraction).slice(1)}`;
+}
+
+/**
+ * What a request's span says after its times, the same for every request with this method, route
+ * and status: name, kind, attributes, status. Kept per route, method and status (route patterns
+ * and labels, never raw paths: a bounded set).
+ */
+const serverSpanTails = new Map<string, Map<string, string>>();
+
+function serverSpanTail(method: string, route: string, status: number): string {
+  let byRoute = serverSpanTails.get(route);
+  if (!byRoute) serverSpanTails.set(route, (byRoute = new Map()));
+  const key = `${method} ${status}`;
+  let tail = byRoute.get(key);
+  if (tail === undefined) {
+    const failed = status >= 500;
+    tail =
+      `,"name":${JSON.stringify(`${method} ${route}`)},"kind":2` +
+      `,"attributes":[{"key":"http.request.method","value":{"stringValue":${JSON.stringify(method)}}},{"key":"http.route","value":{"stringValue":${JSON.stringify(route)}}}` +
+      `,{"key":"http.response.status_code","value":{"intValue":"${status}"}}${failed ? `,{"key":"error.type","value":{"stringValue":"${status}"}}]` : "]"}` +
+      (failed ? `,"status":{"code":${STATUS_ERROR}}` : "") +
+      "}";
+    byRoute.set(key, tail);
+  }
+  return tail;
 }
 
 /**
  * A request's span as OTLP/JSON, written in one go: every request has one, so it is the one span
- * whose cost counts (docs/BENCHMARKS.md); the same shape as spanJson gives.
+ * whose cost counts (docs/BENCHMARKS.md); the same fields as spanJson gives (the times come before
+ * the name here).
  */
 export function serverSpanJson(span: Omit<FinishedSpan, "kind" | "attributes" | "error" | "name">, method: string, route: string, status: number): string {
-  const failed = status >= 500;
   return (
     `{"traceId":"${span.traceId}","spanId":"${span.spanId}"` +
     (span.parentSpanId ? `,"parentSpanId":"${span.parentSpanId}"` : "") +
     (span.traceState ? `,"traceState":${JSON.stringify(span.traceState)}` : "") +
-    `,"name":${JSON.stringify(`${method} ${route}`)},"kind":2,"startTimeUnixNano":"${unixNanos(span.startMs)}","endTimeUnixNano":"${unixNanos(span.endMs)}"` +
-    `,"attributes":[{"key":"http.request.method","value":{"stringValue":"${method}"}},{"key":"http.route","value":{"stringValue":${JSON.stringify(route)}}}` +
-    `,{"key":"http.response.status_code","value":{"intValue":"${status}"}}${failed ? `,{"key":"error.type","value":{"stringValue":"${status}"}}]` : "]"}` +
-    (failed ? `,"status":{"code":${STATUS_ERROR}}` : "") +
-    "}"
+    `,"startTimeUnixNano":"${unixNanos(span.startMs)}","endTimeUnixNano":"${unixNanos(span.endMs)}"` +
+    serverSpanTail(method, route, status)
   );
 }
 
