@@ -127,6 +127,23 @@ describe("OTLP/HTTP JSON exporter", () => {
     expect(problems).toEqual(expect.arrayContaining([{ reason: "the queue was full", spans: 3 }, { reason: "the collector answered 503", spans: 5 }]));
   });
 
+  it("sends every span of many batches intact, their buffers filled again after each has gone, and a span larger than a batch whole", async () => {
+    const { url, received } = await collector();
+    const { exporter: spans, problems } = exporter(url, { maxQueueSize: 10_000, maxBatchSize: 50 });
+    const long = `SELECT ${"x".repeat(300 * 1024)} \u00e9`;
+    for (let n = 1; n <= 1_000; n++) {
+      spans.add(spanJson(span(n, n === 500 ? { name: long } : {})));
+      // Batches leave while others are being filled, as under load.
+      if (n % 75 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await spans.shutdown();
+    expect(problems).toEqual([]);
+    const sent = received.flatMap((r) => r.body.resourceSpans[0]!.scopeSpans[0]!.spans);
+    expect(sent.map((s) => Number.parseInt(String(s.spanId), 16))).toEqual(Array.from({ length: 1_000 }, (_, i) => i + 1));
+    expect(sent.filter((s) => s.name !== `GET /thing/${Number.parseInt(String(s.spanId), 16)}`).map((s) => s.name)).toEqual([long]);
+    expect(received.every((r) => r.body.resourceSpans[0]!.resource.attributes.length === 1)).toBe(true);
+  });
+
   it("says so when the collector cannot be reached", async () => {
     const { exporter: spans, problems } = exporter("http://127.0.0.1:9/v1/traces");
     spans.add(spanJson(span(1)));
@@ -156,5 +173,16 @@ it("writes a request's span as the general writer would", () => {
     });
     const fast = serverSpanJson({ ...times, parentSpanId: parent, traceState: parent && 'vendor="x"' }, "GET", '/products/:id "x"', status);
     expect(JSON.parse(fast)).toEqual(JSON.parse(general));
+    // The second request of a route, method and status (its name and attributes kept) reads the same.
+    expect(JSON.parse(serverSpanJson({ ...times, parentSpanId: parent, traceState: parent && 'vendor="x"' }, "GET", '/products/:id "x"', status))).toEqual(JSON.parse(general));
   }
+  // Another method or status on the same route is not taken for the first.
+  expect(JSON.parse(serverSpanJson(times, "HEAD", '/products/:id "x"', 304))).toMatchObject({
+    name: 'HEAD /products/:id "x"',
+    attributes: [
+      { key: "http.request.method", value: { stringValue: "HEAD" } },
+      { key: "http.route", value: { stringValue: '/products/:id "x"' } },
+      { key: "http.response.status_code", value: { intValue: "304" } },
+    ],
+  });
 });

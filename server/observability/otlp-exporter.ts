@@ -57,24 +57,47 @@ function keyValues(attributes: SpanAttributes): string {
 export function unixNanos(ms: number): string {
   const whole = Math.floor(ms);
   const fraction = Math.round((ms - whole) * 1e6);
-  return fraction >= 1e6 ? `${whole + 1}000000` : `${whole}${String(fraction).padStart(6, "0")}`;
+  // 1e6 + fraction has seven digits: the last six are the fraction, zero-padded.
+  return fraction >= 1e6 ? `${whole + 1}000000` : `${whole}${String(1e6 + fraction).slice(1)}`;
+}
+
+/**
+ * What a request's span says after its times, the same for every request with this method, route
+ * and status: name, kind, attributes, status. Kept per route, method and status (route patterns
+ * and labels, never raw paths: a bounded set).
+ */
+const serverSpanTails = new Map<string, Map<string, string>>();
+
+function serverSpanTail(method: string, route: string, status: number): string {
+  let byRoute = serverSpanTails.get(route);
+  if (!byRoute) serverSpanTails.set(route, (byRoute = new Map()));
+  const key = `${method} ${status}`;
+  let tail = byRoute.get(key);
+  if (tail === undefined) {
+    const failed = status >= 500;
+    tail =
+      `,"name":${JSON.stringify(`${method} ${route}`)},"kind":2` +
+      `,"attributes":[{"key":"http.request.method","value":{"stringValue":${JSON.stringify(method)}}},{"key":"http.route","value":{"stringValue":${JSON.stringify(route)}}}` +
+      `,{"key":"http.response.status_code","value":{"intValue":"${status}"}}${failed ? `,{"key":"error.type","value":{"stringValue":"${status}"}}]` : "]"}` +
+      (failed ? `,"status":{"code":${STATUS_ERROR}}` : "") +
+      "}";
+    byRoute.set(key, tail);
+  }
+  return tail;
 }
 
 /**
  * A request's span as OTLP/JSON, written in one go: every request has one, so it is the one span
- * whose cost counts (docs/BENCHMARKS.md); the same shape as spanJson gives.
+ * whose cost counts (docs/BENCHMARKS.md); the same fields as spanJson gives (the times come before
+ * the name here).
  */
 export function serverSpanJson(span: Omit<FinishedSpan, "kind" | "attributes" | "error" | "name">, method: string, route: string, status: number): string {
-  const failed = status >= 500;
   return (
     `{"traceId":"${span.traceId}","spanId":"${span.spanId}"` +
     (span.parentSpanId ? `,"parentSpanId":"${span.parentSpanId}"` : "") +
     (span.traceState ? `,"traceState":${JSON.stringify(span.traceState)}` : "") +
-    `,"name":${JSON.stringify(`${method} ${route}`)},"kind":2,"startTimeUnixNano":"${unixNanos(span.startMs)}","endTimeUnixNano":"${unixNanos(span.endMs)}"` +
-    `,"attributes":[{"key":"http.request.method","value":{"stringValue":"${method}"}},{"key":"http.route","value":{"stringValue":${JSON.stringify(route)}}}` +
-    `,{"key":"http.response.status_code","value":{"intValue":"${status}"}}${failed ? `,{"key":"error.type","value":{"stringValue":"${status}"}}]` : "]"}` +
-    (failed ? `,"status":{"code":${STATUS_ERROR}}` : "") +
-    "}"
+    `,"startTimeUnixNano":"${unixNanos(span.startMs)}","endTimeUnixNano":"${unixNanos(span.endMs)}"` +
+    serverSpanTail(method, route, status)
   );
 }
 
@@ -91,7 +114,11 @@ export function spanJson(span: FinishedSpan): string {
   );
 }
 
-/** Spans written as JSON, comma-separated, into memory outside V8's heap. */
+/**
+ * Spans written as JSON, comma-separated, into memory outside V8's heap that the sending thread
+ * reads as it is (shared, not copied or handed over), between the export request's opening and
+ * closing JSON.
+ */
 interface Batch {
   bytes: Buffer;
   length: number;
@@ -100,7 +127,7 @@ interface Batch {
 
 /** A batch's room: a span of the catalogue API is about 400 bytes; a long statement's can be several KB. */
 const BATCH_BYTES = 256 * 1024;
-const newBatch = (bytes = BATCH_BYTES): Batch => ({ bytes: Buffer.allocUnsafeSlow(bytes), length: 0, spans: 0 });
+const SUFFIX = "]}]}]}";
 
 /**
  * Spans to an OTLP/HTTP (JSON) endpoint, batched like the SDK's BatchSpanProcessor: a span is
@@ -108,11 +135,18 @@ const newBatch = (bytes = BATCH_BYTES): Batch => ({ bytes: Buffer.allocUnsafeSlo
  * the schedule delay has passed, one request at a time, from a worker thread (otlp-sender.ts). The
  * buffer lives outside V8's heap: spans kept as objects or strings until their batch goes would
  * survive the young generation's collections and be copied into the old one, which cost more than
- * the rest of tracing together (docs/BENCHMARKS.md). A full queue drops new spans and says so; a
- * failed export is dropped (no retry: the next batch is already coming) and says so.
+ * the rest of tracing together (docs/BENCHMARKS.md). Batch buffers are shared with the sending
+ * thread and used again once their batch has gone: a new buffer per batch, handed over with
+ * `postMessage`, cost the serving thread a page-faulted allocation and a slow transfer per batch,
+ * and the sending thread a copy into the request's body. A full queue drops new spans and says so;
+ * a failed export is dropped (no retry: the next batch is already coming) and says so.
  */
 export class OtlpExporter {
-  private filling = newBatch();
+  /** The export request's opening JSON (the resource), which starts every batch's buffer. */
+  private readonly prefix: Buffer;
+  /** Buffers of BATCH_BYTES whose batch has gone, to fill again. */
+  private readonly spare: Buffer[] = [];
+  private filling: Batch;
   private full: Batch[] = [];
   private queued = 0;
   private sending: Promise<void> | null = null;
@@ -123,8 +157,9 @@ export class OtlpExporter {
 
   constructor(private readonly options: OtlpExporterOptions) {
     const { url, headers, timeoutMs, compression } = options;
-    const prefix = `{"resourceSpans":[{"resource":{"attributes":${keyValues(options.resource)}},"scopeSpans":[{"scope":{"name":"storefront"},"spans":[`;
-    this.sender = new OtlpSender({ url, headers, timeoutMs, compression, prefix, suffix: "]}]}]}" });
+    this.prefix = Buffer.from(`{"resourceSpans":[{"resource":{"attributes":${keyValues(options.resource)}},"scopeSpans":[{"scope":{"name":"storefront"},"spans":[`);
+    this.sender = new OtlpSender({ url, headers, timeoutMs, compression });
+    this.filling = this.newBatch(0);
     this.timer = setInterval(() => this.flush(), options.scheduleDelayMs).unref();
   }
 
@@ -134,10 +169,13 @@ export class OtlpExporter {
       this.dropped++;
       return;
     }
-    // At most 3 bytes of UTF-8 per UTF-16 unit, and a comma.
-    const room = json.length * 3 + 1;
-    if (this.filling.length + room > this.filling.bytes.length) this.closeBatch(room);
-    const batch = this.filling;
+    // At most 3 bytes of UTF-8 per UTF-16 unit, a comma, and the closing JSON.
+    const room = json.length * 3 + 1 + SUFFIX.length;
+    let batch = this.filling;
+    if (batch.length + room > batch.bytes.length) {
+      this.closeBatch(room);
+      batch = this.filling;
+    }
     if (batch.spans > 0) batch.bytes[batch.length++] = 0x2c;
     batch.length += batch.bytes.write(json, batch.length);
     batch.spans++;
@@ -145,10 +183,21 @@ export class OtlpExporter {
     if (batch.spans >= this.options.maxBatchSize) this.closeBatch(0);
   }
 
-  /** Puts the batch being filled in line to be sent, and starts another with at least `room` bytes. */
+  /** A batch to fill, its buffer starting with the export request's opening JSON, with room for `room` bytes more. */
+  private newBatch(room: number): Batch {
+    const size = this.prefix.length + room;
+    const bytes = size <= BATCH_BYTES ? (this.spare.pop() ?? Buffer.from(new SharedArrayBuffer(BATCH_BYTES))) : Buffer.from(new SharedArrayBuffer(size));
+    return { bytes, length: this.prefix.copy(bytes, 0), spans: 0 };
+  }
+
+  /** Puts the batch being filled in line to be sent, and starts another with room for at least `room` bytes. */
   private closeBatch(room: number): void {
-    if (this.filling.spans > 0) this.full.push(this.filling);
-    this.filling = newBatch(Math.max(BATCH_BYTES, room));
+    const batch = this.filling;
+    if (batch.spans > 0) {
+      batch.length += batch.bytes.write(SUFFIX, batch.length, "latin1");
+      this.full.push(batch);
+    }
+    this.filling = batch.spans > 0 || batch.bytes.length < this.prefix.length + room ? this.newBatch(room) : batch;
     // A full batch goes out after the current request's work, not inside it.
     if (this.full.length > 0 && !this.flushSoon) {
       this.flushSoon = true;
@@ -169,12 +218,13 @@ export class OtlpExporter {
     if (this.full.length === 0 && this.filling.spans > 0) this.closeBatch(0);
     const batch = this.full.shift();
     if (!batch) return;
-    // The batch's memory goes to the sending thread with it.
-    this.sending = this.sender.send(new Uint8Array(batch.bytes.buffer, batch.bytes.byteOffset, batch.length))
+    this.sending = this.sender.send(batch.bytes.subarray(0, batch.length))
       .catch((error: unknown) => this.options.onProblem({ reason: error instanceof Error ? error.message : String(error), spans: batch.spans }))
       .finally(() => {
         this.queued -= batch.spans;
         this.sending = null;
+        // The sending thread is done with it (answered or stopped): fill it again.
+        if (batch.bytes.length === BATCH_BYTES) this.spare.push(batch.bytes);
         if (this.full.length > 0) this.flush();
       });
   }

@@ -5,44 +5,57 @@ export interface OtlpSenderOptions {
   headers: Record<string, string>;
   timeoutMs: number;
   compression: "gzip" | "none";
-  /** What goes before and after a batch's comma-separated spans to make the export request's JSON. */
-  prefix: string;
-  suffix: string;
 }
 
 /**
  * The worker's code, plain JavaScript run from this text, so that the bundled server needs no file
  * of its own for it. It posts each batch to the collector on a kept-alive connection and answers
- * with the batch's id and an error, if any.
+ * with the batch's id and an error, if any, once the socket has taken the whole body: the body is
+ * the exporter's batch memory, shared, which it fills again once this answers.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const http = require("node:http");
 const https = require("node:https");
 const zlib = require("node:zlib");
-const { url, headers, timeoutMs, compression, prefix, suffix } = workerData;
+const { url, headers, timeoutMs, compression } = workerData;
 const target = new URL(url);
 const transport = target.protocol === "https:" ? https : http;
 const agent = new transport.Agent({ keepAlive: true, maxSockets: 1 });
-const before = Buffer.from(prefix);
-const after = Buffer.from(suffix);
 
 function post(body, sent) {
   return new Promise((resolve, reject) => {
+    let answer = null;
+    let written = false;
+    const settle = () => {
+      if (answer === null || !written) return;
+      if (answer.error) reject(answer.error);
+      else resolve(answer.status);
+    };
+    const answered = (value) => {
+      answer = answer || value;
+      settle();
+    };
     const request = transport.request(target, { method: "POST", headers: sent, agent, timeout: timeoutMs }, (response) => {
       response.resume();
-      response.on("end", () => resolve(response.statusCode || 0));
-      response.on("error", reject);
+      response.on("end", () => answered({ status: response.statusCode || 0 }));
+      response.on("error", (error) => answered({ error }));
     });
     request.on("timeout", () => request.destroy(new Error("no answer within " + timeoutMs + " ms")));
-    request.on("error", reject);
+    request.on("error", (error) => answered({ error }));
+    const taken = () => {
+      written = true;
+      settle();
+    };
+    request.on("finish", taken);
+    request.on("close", taken);
     request.end(body);
   });
 }
 
-parentPort.on("message", async ({ id, spans }) => {
+parentPort.on("message", async ({ id, memory, offset, length }) => {
   try {
-    let body = Buffer.concat([before, Buffer.from(spans.buffer, spans.byteOffset, spans.byteLength), after]);
+    let body = Buffer.from(memory, offset, length);
     const sent = { ...headers, "Content-Type": "application/json" };
     if (compression === "gzip") {
       body = zlib.gzipSync(body);
@@ -63,10 +76,11 @@ interface Waiting {
 }
 
 /**
- * Sends export requests from a worker thread: the request's JSON framing, the optional gzip and the
- * HTTP exchange with the collector cost the request-serving thread a few µs per span when done on
- * it (docs/BENCHMARKS.md); handing the batch over costs one message, its memory transferred, not
- * copied. The worker keeps the process alive only while a batch is on its way.
+ * Sends export requests from a worker thread: the HTTP exchange with the collector and the optional
+ * gzip cost the request-serving thread a few µs per span when done on it (docs/BENCHMARKS.md).
+ * A batch is handed over as a place in shared memory (one small message, nothing copied or
+ * transferred), which the caller leaves alone until `send` has settled. The worker keeps the
+ * process alive only while a batch is on its way.
  */
 export class OtlpSender {
   private readonly worker: Worker;
@@ -87,12 +101,13 @@ export class OtlpSender {
     this.worker.on("exit", () => this.failAll(new Error("the export worker stopped")));
   }
 
-  /** Posts `spans` (comma-separated span JSON, in a buffer of its own, which is handed over). */
-  send(spans: Uint8Array): Promise<void> {
+  /** Posts `body` (a whole export request's JSON, in a SharedArrayBuffer), which must not change until this settles. */
+  send(body: Buffer): Promise<void> {
+    if (!(body.buffer instanceof SharedArrayBuffer)) throw new TypeError("an export body must be in shared memory");
     const id = this.nextId++;
     const sent = new Promise<void>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
     this.worker.ref();
-    this.worker.postMessage({ id, spans }, [spans.buffer as ArrayBuffer]);
+    this.worker.postMessage({ id, memory: body.buffer, offset: body.byteOffset, length: body.length });
     return sent;
   }
 

@@ -11,7 +11,7 @@ import { resourceAttributes, type TracingConfig } from "./otel-config.ts";
 import { OtlpExporter, serverSpanJson, spanJson } from "./otlp-exporter.ts";
 import type { Traced } from "./port.ts";
 import { newSpanId, newTraceId, parseTraceparent, sampler, type SpanContext } from "./trace-context.ts";
-import type { RequestSpan, Tracing } from "./tracing.ts";
+import type { RequestResponse, RequestSpan, Tracing } from "./tracing.ts";
 
 /** Epoch milliseconds with sub-millisecond precision (monotonic within the process). */
 const origin = performance.timeOrigin;
@@ -43,6 +43,16 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
   const sample = sampler(config.OTEL_TRACES_SAMPLER, config.OTEL_TRACES_SAMPLER_ARG);
   // The current span across awaits: a request's queries and gateway calls find their parent here.
   const current = new AsyncLocalStorage<SpanContext>();
+  // On Node 20 a storage that has run keeps async_hooks' promise hooks on for every promise of the
+  // process until it is disabled: a quarter of the tracing's cost on the catalogue API, whose answers
+  // never enter it. So it is disabled whenever no traced work is under way (a request until its
+  // response is done, a child span until it settles), as QuietStorages does for better-auth's; the
+  // next `run` enables it again. Work a request leaves running after its response is done (none
+  // in the shop) would start its spans outside the request's trace.
+  let underWay = 0;
+  const leave = () => {
+    if (--underWay === 0) current.disable();
+  };
 
   /** A client span for `run`: a child of the current span; outside a request a trace of its own, where `outsideRequests` allows. */
   const childSpan =
@@ -54,6 +64,7 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
       if (!parent && !sample(null, traceId)) return run();
       const span: SpanContext = { traceId, spanId: newSpanId(), sampled: true, traceState: parent?.traceState };
       const startMs = now();
+      underWay++;
       return current.run(span, async () => {
         let error: string | undefined;
         try {
@@ -62,6 +73,7 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
           error = caught instanceof Error ? caught.name : typeof caught;
           throw caught;
         } finally {
+          leave();
           exporter.add(
             spanJson({ traceId, spanId: span.spanId, parentSpanId: parent?.spanId, traceState: span.traceState, name, kind: "client", startMs, endMs: now(), attributes, error }),
           );
@@ -92,10 +104,26 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
     enabled: true,
     trace: childSpan(true),
     traceQuery: childSpan(false),
-    request(header, handle) {
+    request<T>(header: (name: string) => string | undefined, handle: (span: RequestSpan) => Promise<T>, response?: RequestResponse): Promise<T> {
       const { context, span } = serverSpan(header);
       // A trace that is not recorded needs no current span: its children would not be recorded either.
-      return context.sampled ? current.run(context, handle, span) : handle(span);
+      if (!context.sampled) return handle(span);
+      // Under way until the handler has settled and, on node:http, the response is done (a body
+      // streamed after the handler returned, React Router's deferred data, is still the request's work).
+      underWay++;
+      if (response && !response.closed) {
+        underWay++;
+        response.once("close", leave);
+      }
+      let answered: Promise<T>;
+      try {
+        answered = current.run(context, handle, span);
+      } catch (error) {
+        leave();
+        throw error;
+      }
+      answered.then(leave, leave);
+      return answered;
     },
     span: (header) => serverSpan(header).span,
     shutdown: () => exporter.shutdown(),

@@ -98,5 +98,24 @@ describe.each(testEngines())("tracing on %s", (engine) => {
     expect(create.traceId).not.toBe(traceId); // no traceparent came: a trace of its own
     expect(spans.filter((s) => s.traceId === unrecorded)).toEqual([]);
     expect((await logLine(server, (r) => r.msg === "request" && r.traceId === unrecorded)).route).toBe("/api/orders");
+
+    // Overlapping requests, with shared answers (which never make their span current) among them:
+    // each request's queries are its own children, in its own trace, and no span is lost.
+    const overlapping = Array.from({ length: 8 }, () => randomBytes(16).toString("hex"));
+    const answers = await Promise.all([
+      ...overlapping.map((id) => fetch(`${origin}/api/orders`, { headers: { cookie, traceparent: `00-${id}-${callerSpanId}-01` } })),
+      ...overlapping.map(() => fetch(`${origin}/api/catalogue/products`)),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    await Promise.all(answers.map((answer) => answer.arrayBuffer()));
+    const all = await receiver.until((received) => overlapping.every((id) => received.some((s) => s.traceId === id && s.name === "GET /api/orders")));
+    for (const id of overlapping) {
+      const requests = all.filter((s) => s.traceId === id && s.kind === SERVER_KIND);
+      expect(requests).toHaveLength(1);
+      const ordersQuery = childrenOf(all, requests[0]).find((s) => /from "orders"/.test(String(s.attributes["db.query.text"])));
+      expect(ordersQuery?.traceId, id).toBe(id);
+      // Every span of this trace hangs from this request.
+      expect(all.filter((s) => s.traceId === id && s.kind !== SERVER_KIND).every((s) => s.parentSpanId === requests[0]!.spanId)).toBe(true);
+    }
   }, 60_000);
 });
