@@ -96,7 +96,10 @@ test.describe("header search", () => {
   test("Up and Down move through several suggestions and wrap around", async ({ page, pageErrors }) => {
     await open(page, "/");
     const box = searchBox(page);
-    await typeInSearch(page, "jacket");
+    // One input event, so one request: typed key by key on a slow machine, the list for "jacke"
+    // could be shown first, and the answer for "jacket" arrive after the first key below and
+    // start the highlight again (new suggestions start without one, as they should).
+    await box.fill("jacket");
     const options = suggestions(page).getByRole("option");
     const jackets = products.filter((p) => /jacket/i.test(p.title));
     await expect(options).toHaveCount(jackets.length);
