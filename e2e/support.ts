@@ -61,7 +61,7 @@ export const card = (scope: Page | Locator, product: CatalogueProduct): Locator 
  * so clicks run the app's handlers instead of being lost.
  */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.locator("html[data-hydrated=true]").waitFor({ state: "attached", timeout: 10_000 });
+  await page.locator("html[data-hydrated=true]").waitFor({ state: "attached", timeout: 20_000 });
 }
 
 /** Navigates with a full page load and waits for hydration. Returns the document response. */
