@@ -5,7 +5,7 @@ import { type Dialect, Kysely, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import type { Traced } from "../observability/port.ts";
 import { tracedDialect } from "../observability/traced-dialect.ts";
-import { SqliteGroupCommit } from "./group-commit.ts";
+import { SqliteGroupCommit, walSync } from "./group-commit.ts";
 import { SharedServerPostgresDialect } from "./introspection.ts";
 import { PipelinedPostgresDriver } from "./postgres-driver.ts";
 import type { Schema } from "./schema.ts";
@@ -59,17 +59,19 @@ function openSqlite(file: string, dialect: DialectFor): AppDatabase {
   }
   createPrivately(file);
   const sqlite = new SqliteDatabase(file);
-  // WAL lets the reader run beside the writer; synchronous=FULL makes every commit durable, and
-  // group commit (group-commit.ts) shares one commit's fsync among all the writes waiting for it.
+  // WAL lets the reader run beside the writer. Group commit (group-commit.ts) shares one fsync of
+  // the log among all the writes waiting for it and runs it off the main thread (`walSync`), which
+  // with synchronous=NORMAL (SQLite syncs at checkpoints only) makes every commit durable before
+  // it is answered, as synchronous=FULL would without blocking the process.
   sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const reader = new SqliteDatabase(file);
   reader.pragma("busy_timeout = 5000");
   reader.pragma("query_only = ON");
   for (const name of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(name)) fs.chmodSync(name, 0o600);
-  const groupCommit = new SqliteGroupCommit(sqlite, reader);
+  const groupCommit = new SqliteGroupCommit(sqlite, reader, walSync(file));
   const db = new Kysely<Schema>({ dialect: dialect("sqlite", groupCommit.dialect()) });
   return withCommon({ engine: "sqlite", database: sqlite }, db, (callback) => groupCommit.afterCommit(callback));
 }

@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { sql } from "kysely";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Kysely, sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type AppDatabase, openDatabase } from "./database.ts";
+import { type LogSync, SqliteGroupCommit, walSync } from "./group-commit.ts";
 
 // Group commit on the SQLite file (group-commit.ts): what a caller is told has been written is on
 // disk, a failed transaction leaves no trace beside the others of its batch, and reads outside a
@@ -133,5 +134,127 @@ describe("SQLite group commit", () => {
     await expect(insert("too late").execute(database.db)).rejects.toThrow();
     await expect(sql`select 1`.execute(database.db)).rejects.toThrow();
     database = openDatabase({ engine: "sqlite", file });
+  });
+});
+
+// The log's fsync runs off the main thread (walSync): with a sync the test holds, nothing is
+// answered, and no read shows anything, before the sync has ended.
+describe("SQLite group commit, the log's sync", () => {
+  let writer: SqliteDatabase.Database;
+  let reader: SqliteDatabase.Database;
+  let db: Kysely<never>;
+  let syncs: Array<{ finish: (error?: Error) => void }>;
+  let closed: boolean;
+
+  beforeEach(async () => {
+    // The suite above opened `file` through openDatabase; this one drives the driver itself.
+    await database.close();
+    writer = new SqliteDatabase(file);
+    writer.pragma("journal_mode = WAL");
+    writer.pragma("synchronous = NORMAL");
+    reader = new SqliteDatabase(file, { readonly: true });
+    syncs = [];
+    closed = false;
+    const held: LogSync = {
+      sync: () => new Promise<void>((resolve, reject) => syncs.push({ finish: (error) => (error ? reject(error) : resolve()) })),
+      close: async () => void (closed = true),
+    };
+    db = new Kysely<never>({ dialect: new SqliteGroupCommit(writer, reader, held).dialect() });
+  });
+
+  afterEach(async () => {
+    for (const sync of syncs) sync.finish();
+    await db.destroy();
+    database = openDatabase({ engine: "sqlite", file });
+  });
+
+  const settled = async (promise: Promise<unknown>) => {
+    let done = false;
+    void promise.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return done;
+  };
+
+  it("answers a write once its log is synced, and shows it to no read before", async () => {
+    const write = insert("durable").execute(db);
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
+    // Committed (another connection sees it) but not yet on disk: the writer and a read wait.
+    expect(committed()).toEqual(["durable"]);
+    const read = sql<{ n: number }>`select count(*) as n from items`.execute(db);
+    expect(await settled(write)).toBe(false);
+    expect(await settled(read)).toBe(false);
+    syncs[0]!.finish();
+    await write;
+    expect((await read).rows).toEqual([{ n: 1 }]);
+  });
+
+  it("commits nothing while a sync is under way, then the writes that waited together", async () => {
+    const first = insert("first").execute(db);
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
+    const more = ["second", "third", "fourth"].map((name) => db.transaction().execute((trx) => insert(name).execute(trx)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(committed()).toEqual(["first"]);
+    expect(syncs).toHaveLength(1);
+    syncs[0]!.finish();
+    await first;
+    // One commit and one sync for the three that waited.
+    await vi.waitFor(() => expect(syncs).toHaveLength(2));
+    expect(committed()).toEqual(["first", "second", "third", "fourth"]);
+    expect(await settled(Promise.all(more))).toBe(false);
+    syncs[1]!.finish();
+    await Promise.all(more);
+  });
+
+  it("fails the writes of a batch whose sync failed, and goes on with the next", async () => {
+    const lost = insert("unsure").execute(db);
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
+    syncs[0]!.finish(new Error("EIO: i/o error, fsync"));
+    await expect(lost).rejects.toThrow("EIO");
+    const next = insert("next").execute(db);
+    await vi.waitFor(() => expect(syncs).toHaveLength(2));
+    syncs[1]!.finish();
+    await next;
+  });
+
+  it("waits for the sync under way before closing, and closes the log", async () => {
+    const write = insert("last").execute(db);
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
+    const destroyed = db.destroy();
+    expect(await settled(destroyed)).toBe(false);
+    syncs[0]!.finish();
+    await destroyed;
+    await write;
+    expect(closed).toBe(true);
+    db = new Kysely<never>({ dialect: new SqliteGroupCommit(new SqliteDatabase(file), new SqliteDatabase(file, { readonly: true }), { sync: async () => {}, close: async () => {} }).dialect() });
+  });
+});
+
+describe("walSync", () => {
+  it("syncs the database's log file, opened once", async () => {
+    await insert("on disk").execute(database.db);
+    const opened: string[] = [];
+    const open = fs.promises.open;
+    const spy = vi.spyOn(fs.promises, "open").mockImplementation(async (name, flags) => {
+      opened.push(String(name));
+      return open(name, flags);
+    });
+    try {
+      const log = walSync(file);
+      await log.sync();
+      await log.sync();
+      await log.close();
+    } finally {
+      spy.mockRestore();
+    }
+    // The log, and its folder once (the log's name).
+    expect(opened).toEqual([`${file}-wal`, dir]);
+  });
+
+  it("is what a database file opened by openDatabase syncs with, SQLite syncing at checkpoints only", async () => {
+    // 1 is NORMAL; the commit's own sync is walSync's, which the test above watches.
+    expect((await sql<{ synchronous: number }>`pragma synchronous`.execute(database.db)).rows).toEqual([{ synchronous: 1 }]);
   });
 });

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import type SqliteDatabase from "better-sqlite3";
 import {
   CompiledQuery,
@@ -16,27 +18,32 @@ import {
 import { Batch, FifoLock, run, StatementCache } from "./commit-batch.ts";
 
 /**
- * SQLite with group commit: many writers' work made durable by one fsync.
+ * SQLite with group commit: many writers' work made durable by one fsync, which the main thread
+ * never waits for.
  *
- * better-sqlite3 runs on the main thread, so a commit with `synchronous=FULL` blocks the whole
+ * better-sqlite3 runs on the main thread, so a commit with `synchronous=FULL` would block the whole
  * process for the length of an fsync (0.2 ms on a quiet disk, 10 ms on a busy one), and a checkout
  * makes two. Here each transaction (and each write outside one) is a *unit*: a savepoint inside one
  * open SQLite transaction, the *batch*. Units still run one at a time, each whole (the same
  * isolation as Kysely's own SQLite driver, whose single connection takes turns), and a unit that
  * fails rolls back to its savepoint without touching the others. The batch commits once the units
- * already waiting have run, and only then does any unit's caller get its answer: nothing is
- * acknowledged before it is on disk. A failed commit fails every unit of its batch.
+ * already waiting have run; SQLite (`synchronous=NORMAL`) then only writes the log, and the log's
+ * fsync (`syncLog`) runs on libuv's thread pool while the next batch fills. Only once that fsync
+ * has ended does any unit's caller get its answer: nothing is acknowledged before it is on disk, as
+ * with `synchronous=FULL`. A failed commit or fsync fails every unit of its batch.
  *
  * Reads outside a transaction go to a second, read-only connection, which sees only committed
- * data: what a page shows is always on disk already. A read waits for the batch open when it was
- * asked to commit first, so it sees every write finished before it (a rate limiter that reads, then
- * inserts or updates, finds the row another request has just inserted).
+ * data, and what a page shows is always on disk already: no batch commits while the log's fsync is
+ * under way, and a read waits for the batch open (or being synced) when it was asked to commit
+ * first, so it sees every write finished before it (a rate limiter that reads, then inserts or
+ * updates, finds the row another request has just inserted) and none that is not yet on disk.
  */
 export class SqliteGroupCommit {
   private readonly driver: GroupCommitDriver;
 
-  constructor(writer: SqliteDatabase.Database, reader: SqliteDatabase.Database) {
-    this.driver = new GroupCommitDriver(writer, reader);
+  /** `syncLog` makes what SQLite has committed so far durable (`walSync` of the database's file). */
+  constructor(writer: SqliteDatabase.Database, reader: SqliteDatabase.Database, syncLog: LogSync) {
+    this.driver = new GroupCommitDriver(writer, reader, syncLog);
   }
 
   /** The Kysely dialect over it (one per database: its driver is this object's). */
@@ -59,9 +66,53 @@ export class SqliteGroupCommit {
   }
 }
 
+/** Makes what SQLite has committed so far durable; `close` once the database is closed. */
+export interface LogSync {
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The fsync of SQLite's write-ahead log (`<file>-wal`) on libuv's thread pool, for a database in
+ * WAL mode with `synchronous=NORMAL`: SQLite writes the log at each commit and syncs it at
+ * checkpoints, and this sync after each commit makes it what `synchronous=FULL` is. The log is
+ * opened at the first sync (SQLite creates it with the first write), and its folder is synced then
+ * too, so the new file's name is on disk as well.
+ */
+export function walSync(file: string): LogSync {
+  let log: Promise<fs.promises.FileHandle> | null = null;
+  const open = async () => {
+    const handle = await fs.promises.open(`${file}-wal`, "r+");
+    const folder = await fs.promises.open(path.dirname(file), "r");
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
+    return handle;
+  };
+  return {
+    async sync() {
+      log ??= open();
+      // A failed open is tried again at the next sync.
+      await log.then((handle) => handle.sync(), (error: unknown) => {
+        log = null;
+        throw error;
+      });
+    },
+    async close() {
+      const handle = await log?.catch(() => null);
+      log = null;
+      await handle?.close();
+    },
+  };
+}
+
 class GroupCommitDriver implements Driver {
   private readonly lock = new FifoLock();
   private batch: Batch | null = null;
+  /** The batch committed whose log is being synced (its units not yet answered); at most one. */
+  private syncing: Batch | null = null;
   private commitPending = false;
   /** Prepared statements of each connection, reused (better-sqlite3's prepare is most of a cheap query's cost). */
   readonly writes: StatementCache;
@@ -70,6 +121,7 @@ class GroupCommitDriver implements Driver {
   constructor(
     readonly writer: SqliteDatabase.Database,
     readonly reader: SqliteDatabase.Database,
+    private readonly syncLog: LogSync,
   ) {
     this.writes = new StatementCache(writer);
     this.reads = new StatementCache(reader);
@@ -78,13 +130,14 @@ class GroupCommitDriver implements Driver {
   async init(): Promise<void> {}
 
   afterCommit(callback: () => void): void {
-    if (this.batch) void this.batch.done.finally(callback).catch(() => {});
+    const pending = this.batch ?? this.syncing;
+    if (pending) void pending.done.finally(callback).catch(() => {});
     else setImmediate(callback);
   }
 
-  /** Resolves once the writes finished so far are committed (or have failed). */
+  /** Resolves once the writes finished so far are committed and on disk (or have failed). */
   async committed(): Promise<void> {
-    await this.batch?.done.catch(() => {});
+    await (this.batch ?? this.syncing)?.done.catch(() => {});
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -123,9 +176,12 @@ class GroupCommitDriver implements Driver {
   async destroy(): Promise<void> {
     await this.lock.lock();
     try {
+      await this.syncing?.done.catch(() => {});
       this.commit();
+      await this.syncing?.done.catch(() => {});
       this.reader.close();
       this.writer.close();
+      await this.syncLog.close();
     } finally {
       // Whoever comes after finds the connections closed, and says so.
       this.lock.unlock();
@@ -180,11 +236,16 @@ class GroupCommitDriver implements Driver {
   /**
    * Commits after the units already waiting for their turn, which join the batch: the more
    * writers at once, the fewer fsyncs each. setImmediate lets the requests read in this turn of
-   * the event loop reach the database first.
+   * the event loop reach the database first. While the log of the batch before is being synced,
+   * the commit waits for the end of that sync (which schedules it), and units keep joining.
    */
   private commitSoon(): void {
     if (this.commitPending) return;
     this.commitPending = true;
+    if (!this.syncing) this.scheduleCommit();
+  }
+
+  private scheduleCommit(): void {
     setImmediate(() => {
       void this.lock.lock().then(() => {
         this.commitPending = false;
@@ -197,17 +258,33 @@ class GroupCommitDriver implements Driver {
     });
   }
 
+  /**
+   * Commits the open batch and syncs the log; its units are answered once the sync has ended, and
+   * the next batch is committed after that (in a later turn: the reads that waited for this batch
+   * run first, and see nothing that is not on disk).
+   */
   private commit(): void {
     const batch = this.batch;
     this.batch = null;
     if (!batch) return;
     try {
       this.writer.exec("commit");
-      batch.resolve();
     } catch (error) {
       if (this.writer.inTransaction) this.writer.exec("rollback");
       batch.reject(error);
+      return;
     }
+    this.syncing = batch;
+    void this.syncLog
+      .sync()
+      .then(
+        () => batch.resolve(),
+        (error: unknown) => batch.reject(error),
+      )
+      .finally(() => {
+        this.syncing = null;
+        if (this.commitPending) this.scheduleCommit();
+      });
   }
 }
 
