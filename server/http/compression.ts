@@ -1,9 +1,9 @@
 import { promisify } from "node:util";
-import { gzip, gzipSync } from "node:zlib";
+import { gzip } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
 import { bodyStream, wholeBody } from "../../lib/whole-body.ts";
-import { gzipPage } from "./page-gzip.ts";
+import { gzipPage, gzipWhole } from "./page-gzip.ts";
 
 /** Smaller answers cost more to compress than they save on the wire. */
 const MIN_BYTES = 1024;
@@ -92,7 +92,7 @@ export function compression(): MiddlewareHandler {
         return;
       }
       const inline = bytes.byteLength <= INLINE_UP_TO;
-      const gzipped = inline && type.startsWith("text/html") ? gzipPage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) : inline ? gzipSync(bytes) : await gzipInPool(bytes);
+      const gzipped = inline && type.startsWith("text/html") ? gzipPage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) : inline ? gzipWhole(bytes) : await gzipInPool(bytes);
       const body = new Uint8Array(gzipped.buffer as ArrayBuffer, gzipped.byteOffset, gzipped.byteLength);
       headers.set("Content-Length", String(body.byteLength));
       // The answer stays a lightweight Response written straight from its bytes. Cleared first:

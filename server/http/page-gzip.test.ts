@@ -1,6 +1,6 @@
 import { constants, deflateRawSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { gzipPage } from "./page-gzip.ts";
+import { gzipPage, gzipWhole } from "./page-gzip.ts";
 
 const css = (colour: string) => `body{color:${colour}}` + ".card{padding:16px;border-radius:4px}".repeat(100);
 const page = (title: string, stylesheet = css("#0f1111")) =>
@@ -36,6 +36,23 @@ describe("gzipPage", () => {
       const gzipped = gzipPage(Buffer.from(text));
       expect(gzipped.subarray(10, 10 + before.length).equals(before)).toBe(true);
       expect(gzipped.subarray(gzipped.length - 8 - after.length, gzipped.length - 8).equals(after)).toBe(true);
+    }
+  });
+});
+
+describe("gzipWhole", () => {
+  it("gzips answer after answer to gzipSync's deflate bytes, each unzipping to itself", () => {
+    const answers = [
+      JSON.stringify(Array.from({ length: 40 }, (_, id) => ({ id, title: `Product ${id} – café`, price: id * 1.5 }))),
+      `[{"_1":2},"routes/orders",{"_3":4},"data",${JSON.stringify("x".repeat(5_000))}]`,
+      // Larger than the kept stream's output space in one write.
+      Array.from({ length: 30_000 }, (_, i) => (i * 7919) % 1000).join(","),
+    ];
+    for (const text of answers) {
+      const gzipped = gzipWhole(Buffer.from(text));
+      expect(gunzipSync(gzipped).toString()).toBe(text);
+      const deflated = deflateRawSync(text);
+      expect(gzipped.subarray(10, gzipped.length - 8).equals(deflated)).toBe(true);
     }
   });
 });

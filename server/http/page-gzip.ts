@@ -18,6 +18,8 @@ const PAGE_LEVEL = 3;
 const MAX_KEPT = 4;
 /** The zlib stream each page's own text is deflated on, kept for the process (reused-deflate.ts). */
 const pageText = new ReusedRawDeflate(PAGE_LEVEL);
+/** The one other answers are deflated on, at zlib's default level (gzipSync's). */
+const answerText = new ReusedRawDeflate(constants.Z_DEFAULT_COMPRESSION);
 
 interface Stylesheet {
   plain: Buffer;
@@ -50,17 +52,30 @@ export function gzipPage(page: Buffer): Buffer {
   const before = page.subarray(0, start);
   const after = page.subarray(end);
   const crc = crc32(after, crcCombine(crc32(before), stylesheet.crc, stylesheet.shift));
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc >>> 0, 0);
-  trailer.writeUInt32LE(page.length >>> 0, 4);
   return Buffer.concat([
     GZIP_HEADER,
     // Byte-aligned and not final, so the next piece can follow; the last one ends the stream.
     pageText.deflate(before, constants.Z_SYNC_FLUSH),
     stylesheet.deflated,
     pageText.deflate(after, constants.Z_FINISH),
-    trailer,
+    trailer(crc, page.length),
   ]);
+}
+
+/**
+ * Any other whole answer gzipped (React Router's data, JSON) as gzipSync would at its default
+ * level, on a zlib stream kept for the process rather than one built and freed per answer.
+ */
+export function gzipWhole(body: Uint8Array): Buffer {
+  return Buffer.concat([GZIP_HEADER, answerText.deflate(body, constants.Z_FINISH), trailer(crc32(body), body.byteLength)]);
+}
+
+/** A gzip member's trailer: the CRC-32 of the text and its length (modulo 2^32). */
+function trailer(crc: number, length: number): Buffer {
+  const bytes = Buffer.alloc(8);
+  bytes.writeUInt32LE(crc >>> 0, 0);
+  bytes.writeUInt32LE(length >>> 0, 4);
+  return bytes;
 }
 
 function compressedStylesheet(plain: Buffer): Stylesheet {
