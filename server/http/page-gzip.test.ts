@@ -41,7 +41,7 @@ describe("gzipPage", () => {
 });
 
 describe("gzipWhole", () => {
-  it("gzips answer after answer to gzipSync's deflate bytes, each unzipping to itself", () => {
+  it("gzips answer after answer to a new level 3 deflate stream's bytes, each unzipping to itself", () => {
     const answers = [
       JSON.stringify(Array.from({ length: 40 }, (_, id) => ({ id, title: `Product ${id} – café`, price: id * 1.5 }))),
       `[{"_1":2},"routes/orders",{"_3":4},"data",${JSON.stringify("x".repeat(5_000))}]`,
@@ -51,7 +51,7 @@ describe("gzipWhole", () => {
     for (const text of answers) {
       const gzipped = gzipWhole(Buffer.from(text));
       expect(gunzipSync(gzipped).toString()).toBe(text);
-      const deflated = deflateRawSync(text);
+      const deflated = deflateRawSync(text, { level: 3 });
       expect(gzipped.subarray(10, gzipped.length - 8).equals(deflated)).toBe(true);
     }
   });
