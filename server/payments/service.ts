@@ -214,12 +214,14 @@ export class PaymentsService {
   private async fulfil(payment: Payment, details: { card?: { brand: string; last4: string }; created?: number }): Promise<{ changed: boolean; order: NewOrder }> {
     const order: NewOrder = { id: payment.id, amount: payment.amountCents, basket: payment.basket, created: details.created ?? payment.created };
     const { changed, placed } = await this.deps.db.transaction().execute(async (trx) => {
-      // Whether this changed the payment is read after the order's insert, which it goes out with.
+      // Whether this changed the payment is read after the order's insert, which it goes out with,
+      // as does the sale of the held units (StockService.sellSoon).
       const marked = await markSucceeded(trx, payment.id, { card: details.card, now: this.now() });
+      // Stock (issue 22): the reservation becomes a sale in the same transaction, exactly once.
+      const sold = await this.deps.stock?.sellSoon(trx, payment);
       const placed = await this.deps.orders.place(trx, payment.userId, order);
       const changed = await marked();
-      // Stock (issue 22): the reservation becomes a sale in the same transaction, exactly once.
-      if (changed && this.deps.stock) await this.deps.stock.sell(trx, payment);
+      await sold?.(changed);
       return { changed, placed };
     });
     if (placed) {

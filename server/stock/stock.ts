@@ -153,7 +153,35 @@ export class StockService {
    */
   async sell(trx: Transaction<Schema>, payment: StockPayment): Promise<void> {
     const now = this.now();
-    let rows = await this.sellHeld(trx, payment.id, now);
+    await this.sold(trx, payment, await this.sellHeld(trx, payment.id, now), now);
+  }
+
+  /**
+   * `sell`, begun before the fulfilment transaction knows whether it changed the payment: the
+   * answer is called with that, after the transaction's next statement. On PostgreSQL the
+   * statement selling the held units goes out with that next statement (the order's insert), a
+   * round trip fewer per checkout. Sent for a payment this transaction did not change, it sells
+   * nothing: a payment that has succeeded has no held units (they were sold in the transaction
+   * that marked it, and a concurrent one waits for that transaction's row locks, then finds them
+   * sold).
+   */
+  async sellSoon(trx: Transaction<Schema>, payment: StockPayment): Promise<(changed: boolean) => Promise<void>> {
+    if (this.deps.engine !== "postgres") return async (changed) => (changed ? this.sell(trx, payment) : undefined);
+    const now = this.now();
+    const answer = await sellHeldOnPostgres.answerLater(trx, { paymentId: payment.id, now });
+    return async (changed) => {
+      const rows = (await answer()).rows.sort((a, b) => a.id - b.id);
+      if (!changed) {
+        if (rows.length > 0) throw new Error(`payment ${payment.id} had held units though it had succeeded before`);
+        return;
+      }
+      await this.sold(trx, payment, rows, now);
+    };
+  }
+
+  /** The rest of a sale once its held units are sold (`rows`: the products they changed). */
+  private async sold(trx: Transaction<Schema>, payment: StockPayment, held: Array<{ id: number; stock: number; live: boolean }>, now: number): Promise<void> {
+    let rows = held;
     let ids = rows.map((row) => row.id);
     // Units held until now were already counted out of what is available: selling them changes
     // no product as the catalogue shows it, so no catalogue-changed event (one fewer per checkout,
