@@ -5,7 +5,7 @@ import type { ProductsTable, Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import type { Catalogue, CatalogueChange, ImageSource } from "./catalogue.ts";
 import { EmbeddedCatalogue, PRODUCT_IMAGE_PATH } from "./embedded.ts";
-import type { CatalogueEvents } from "./events.ts";
+import type { CatalogueChanged, CatalogueEvents, StockFigures } from "./events.ts";
 import type { Product } from "./product.ts";
 import { seedCatalogue } from "./seed.ts";
 import { UPLOADS_DIR, UploadedImages } from "./uploaded-images.ts";
@@ -99,7 +99,14 @@ export class DatabaseCatalogue implements Catalogue {
     this.listeners.clear();
   }
 
-  private changed(change: CatalogueChange) {
+  private changed(change: CatalogueChanged) {
+    // A checkout's new stock figures, heard in commit order, are taken as they are when nothing
+    // is being read again (a read under way may have begun before their commit): no read per
+    // checkout on every instance.
+    if (change.figures && !this.reloading && this.take(change.figures)) {
+      this.tell({ ids: change.ids });
+      return;
+    }
     if (change.ids === null) this.pendingAll = true;
     else for (const id of change.ids) (this.pending ??= new Set()).add(id);
     if (!this.reloading) this.reloading = this.drain();
@@ -118,17 +125,36 @@ export class DatabaseCatalogue implements Catalogue {
           this.log.error({ err: error }, "catalogue reload failed; pages keep the previous copy");
           return;
         }
-        for (const listener of this.listeners) {
-          try {
-            listener(change);
-          } catch (error) {
-            this.log.error({ err: error }, "catalogue change listener failed");
-          }
-        }
+        this.tell(change);
       }
     } finally {
       this.reloading = null;
     }
+  }
+
+  private tell(change: CatalogueChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.log.error({ err: error }, "catalogue change listener failed");
+      }
+    }
+  }
+
+  /** Puts `figures` in place in a new copy; false (nothing changed) when a product is not in the copy. */
+  private take(figures: StockFigures[]): boolean {
+    const byId = new Map(figures.map((f) => [f.id, f]));
+    let found = 0;
+    const products = this.products.map((product) => {
+      const f = byId.get(product.id);
+      if (!f) return product;
+      found++;
+      return { ...product, stock: Math.max(0, f.stock - f.reserved) };
+    });
+    if (found !== byId.size) return false;
+    this.products = products;
+    return true;
   }
 
   /**

@@ -8,10 +8,37 @@ import type { Logger } from "../log.ts";
 import type { CatalogueChange } from "./catalogue.ts";
 
 /**
- * Products whose data changed (a sale, a reservation, a stock or price change): `ids`. `ids: null`
- * means "anything may have changed" (after a lost LISTEN connection came back).
+ * A product's stock and reserved units as the transaction that changed them left them, with no
+ * hold of it lapsed (a checkout's reservation expires the lapsed ones of the products it takes):
+ * what the catalogue's copy needs to show its availability without reading the product again.
  */
-export type CatalogueChanged = CatalogueChange;
+export interface StockFigures {
+  id: number;
+  stock: number;
+  reserved: number;
+}
+
+/**
+ * Products whose data changed (a sale, a reservation, a stock or price change): `ids`. `ids: null`
+ * means "anything may have changed" (after a lost LISTEN connection came back). `figures`, when
+ * given, holds the new stock figures of every one of `ids`, and nothing else of them changed.
+ */
+export type CatalogueChanged = CatalogueChange & { figures?: StockFigures[] };
+
+/** A catalogue change as published: `figures` as in CatalogueChanged. */
+export interface CataloguePublished {
+  ids: number[];
+  figures?: StockFigures[];
+}
+
+const isInteger = (value: unknown): value is number => Number.isInteger(value);
+
+/** `figures` from a notification, when they are whole and match `ids` one for one; else undefined (the products are read again). */
+function readFigures(ids: number[], figures: unknown): StockFigures[] | undefined {
+  if (!Array.isArray(figures) || figures.length !== ids.length) return undefined;
+  const valid = figures.every((f: Partial<StockFigures> | null, i) => f !== null && typeof f === "object" && f.id === ids[i] && isInteger(f.stock) && isInteger(f.reserved));
+  return valid ? figures.map(({ id, stock, reserved }: StockFigures) => ({ id, stock, reserved })) : undefined;
+}
 
 /**
  * Announces catalogue changes to every app instance, as OrderEvents does for orders: in-process
@@ -19,7 +46,7 @@ export type CatalogueChanged = CatalogueChange;
  * listeners read the products again, and see the change once it is committed.
  */
 export interface CatalogueEvents {
-  publish(trx: Transaction<Schema>, event: { ids: number[] }): Promise<void>;
+  publish(trx: Transaction<Schema>, event: CataloguePublished): Promise<void>;
   subscribe(listener: (event: CatalogueChanged) => void): () => void;
   /** Resolves once events published from now on reach this process's subscribers. */
   listening(): Promise<void>;
@@ -32,8 +59,9 @@ export class InProcessCatalogueEvents implements CatalogueEvents {
 
   constructor(private readonly afterCommit: (callback: () => void) => void = setImmediate) {}
 
-  async publish(_trx: Transaction<Schema>, event: { ids: number[] }): Promise<void> {
-    this.afterCommit(() => this.subscribers.emit({ ids: [...event.ids] } satisfies CatalogueChanged));
+  async publish(_trx: Transaction<Schema>, event: CataloguePublished): Promise<void> {
+    const change: CatalogueChanged = { ids: [...event.ids], ...(event.figures ? { figures: event.figures.map((f) => ({ ...f })) } : {}) };
+    this.afterCommit(() => this.subscribers.emit(change));
   }
 
   async listening(): Promise<void> {}
@@ -62,9 +90,10 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
   constructor(connection: pg.ClientConfig, log: Logger) {
     const onMessage = (payload: string) => {
       try {
-        const { ids } = JSON.parse(payload) as { ids: unknown };
-        if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) throw new Error("bad ids");
-        this.subscribers.emit({ ids: ids as number[] } satisfies CatalogueChanged);
+        const { ids, figures } = JSON.parse(payload) as { ids: unknown; figures?: unknown };
+        if (!Array.isArray(ids) || !ids.every(isInteger)) throw new Error("bad ids");
+        const read = figures === undefined ? undefined : readFigures(ids, figures);
+        this.subscribers.emit({ ids, ...(read ? { figures: read } : {}) } satisfies CatalogueChanged);
       } catch {
         log.warn({ channel: CHANNEL }, "unreadable catalogue notification; ignored");
       }
@@ -79,9 +108,9 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
     this.listener = new PostgresListener(connection, CHANNEL, { onMessage, onListening }, log);
   }
 
-  async publish(trx: Transaction<Schema>, { ids }: { ids: number[] }): Promise<void> {
+  async publish(trx: Transaction<Schema>, event: CataloguePublished): Promise<void> {
     // In the transaction still, but sent with its COMMIT: no round trip of its own.
-    await notifyAtCommit(trx, CHANNEL, { ids });
+    await notifyAtCommit(trx, CHANNEL, event.figures ? { ids: event.ids, figures: event.figures } : { ids: event.ids });
   }
 
   listening(): Promise<void> {

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import { readSeed, seedCatalogue } from "../catalogue/seed.ts";
@@ -162,6 +163,48 @@ describe.each(testEngines())("stock on %s", (engine) => {
     expect(await stock.check("nobody", [line(RING, 2)])).toEqual(outOfStock);
     expect(await stock.reserve({ id: "pi_copy_behind", userId: "nobody", basket: [] }, [line(RING, 2)], async () => {})).toEqual(outOfStock);
     expect(await stockOf(database, RING)).toEqual({ stock: 3, reserved: 3 });
+  });
+
+  // A reservation's catalogue notification carries the products' new figures: the copies take
+  // them without reading the products again. A title changed in the database behind the copy's
+  // back (no notification) shows whether a product was read again.
+  const renameQuietly = (database: AppDatabase, id: number, title: string) => database.db.updateTable("products").set({ title }).where("id", "=", id).execute();
+
+  it("a reservation's new figures reach the catalogue's copy as they are, without reading the product again", async () => {
+    const { app, database, alice, catalogue } = await setup();
+    await renameQuietly(database, RING, "Renamed behind the copy's back");
+    expect((await create(app, alice, 2)).status).toBe(200);
+    await vi.waitFor(async () => expect((await catalogue.byId(RING))!.stock).toBe(1));
+    await catalogue.settled();
+    expect((await catalogue.byId(RING))!.title).toBe(RING_TITLE);
+  });
+
+  it("a checkout that gives back an earlier basket's other products has them read again (their lapsed holds are not known)", async () => {
+    const { app, database, alice, catalogue } = await setup();
+    expect((await create(app, alice, 1, 2)).status).toBe(200);
+    await vi.waitFor(async () => expect((await catalogue.byId(2))!.stock).toBe(999));
+    await renameQuietly(database, 2, "Renamed behind the copy's back");
+    await renameQuietly(database, RING, "Ring renamed too");
+    // Alice's new basket holds only the ring: product 2's reservation is given back.
+    expect((await create(app, alice, 1)).status).toBe(200);
+    await vi.waitFor(async () => expect((await catalogue.byId(2))!.stock).toBe(1000));
+    await catalogue.settled();
+    expect((await catalogue.byId(2))!.title).toBe("Renamed behind the copy's back");
+    expect((await catalogue.byId(RING))!.title).toBe("Ring renamed too");
+    expect((await catalogue.byId(RING))!.stock).toBe(2);
+  });
+
+  it.runIf(engine === "postgres")("a notification whose figures do not add up has its products read again", async () => {
+    const { database, catalogue } = await setup();
+    const notify = (payload: unknown) => sql`select pg_notify('storefront_catalogue', ${JSON.stringify(payload)})`.execute(database.db);
+    await renameQuietly(database, RING, "Renamed behind the copy's back");
+    await notify({ ids: [RING], figures: [{ id: RING, stock: 7, reserved: 1 }] });
+    await vi.waitFor(async () => expect((await catalogue.byId(RING))!.stock).toBe(6));
+    expect((await catalogue.byId(RING))!.title).toBe(RING_TITLE);
+    for (const figures of [[{ id: RING, stock: "7", reserved: 1 }], [{ id: 2, stock: 7, reserved: 1 }], [], "7"]) await notify({ ids: [RING], figures });
+    await vi.waitFor(async () => expect((await catalogue.byId(RING))!.title).toBe("Renamed behind the copy's back"));
+    await catalogue.settled();
+    expect((await catalogue.byId(RING))!.stock).toBe(3);
   });
 
   it("a new create by the same shopper releases the earlier reservation, which can no longer be paid", async () => {

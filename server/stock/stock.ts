@@ -100,7 +100,8 @@ export class StockService {
           const n = wanted.get(id)?.amount ?? 0;
           return { id, stock: 0, reserved: n - released, ...(n > 0 ? { need: { units: n, givenBack: released } } : {}) };
         });
-        const updated = new Set((await this.updateProducts(trx, changes, now)).map((row) => row.id));
+        const rows = await this.updateProducts(trx, changes, now);
+        const updated = new Set(rows.map((row) => row.id));
         for (const change of changes) {
           const line = wanted.get(change.id);
           if (!line || updated.has(change.id)) continue;
@@ -108,7 +109,11 @@ export class StockService {
           // A product the database does not hold is not tracked here (pricing already refused unknown ones).
           if (left !== undefined) throw new StockRefused(refusal(line.title, left + (back.get(change.id) ?? 0)));
         }
-        await this.deps.events.publish(trx, { ids });
+        // Every product changed is one of the basket's, whose lapsed holds were just expired: the
+        // new figures are all the catalogue's copies need (an earlier basket's products given back
+        // may have lapsed holds of other shoppers: then they read the products again).
+        const figures = ids.every((id) => wanted.has(id)) ? rows.map(({ id, stock, reserved }) => ({ id, stock, reserved })).sort((a, b) => a.id - b.id) : undefined;
+        await this.deps.events.publish(trx, { ids, ...(figures ? { figures } : {}) });
         givenBack = given.map((row) => row.payment_id);
         expired = new Set(lapsed.map((row) => row.payment_id)).size;
       });
@@ -315,7 +320,7 @@ export class StockService {
    * locked in ascending id order first (a subquery `for update`), so two checkouts never wait on
    * each other in a cycle; SQLite runs one writer at a time.
    */
-  private async updateProducts(trx: Transaction<Schema>, changes: Array<{ id: number; stock: number; reserved: number; need?: { units: number; givenBack: number } }>, now: number): Promise<Array<{ id: number; stock: number }>> {
+  private async updateProducts(trx: Transaction<Schema>, changes: Array<{ id: number; stock: number; reserved: number; need?: { units: number; givenBack: number } }>, now: number): Promise<Array<{ id: number; stock: number; reserved: number }>> {
     if (changes.length === 0) return [];
     const guarded = changes.filter((change) => change.need);
     const params = {
@@ -394,12 +399,12 @@ function productChanges(p: ProductChanges) {
 
 const updateProductsOnSqlite = prepared((_db: Kysely<Schema>, p: ProductChanges) => {
   const { ids, set, guard } = productChanges(p);
-  return sql<{ id: number; stock: number }>`update products as p set ${set} where p.id in (${ids}) and ${guard} returning id, stock`;
+  return sql<{ id: number; stock: number; reserved: number }>`update products as p set ${set} where p.id in (${ids}) and ${guard} returning id, stock, reserved`;
 });
 
 const updateProductsOnPostgres = prepared((_db: Kysely<Schema>, p: ProductChanges) => {
   const { ids, set, guard } = productChanges(p);
-  return sql<{ id: number; stock: number }>`update products as p set ${set} from (select id as locked_id from products where id in (${ids}) order by id for update) as locked where p.id = locked.locked_id and ${guard} returning id, stock`;
+  return sql<{ id: number; stock: number; reserved: number }>`update products as p set ${set} from (select id as locked_id from products where id in (${ids}) order by id for update) as locked where p.id = locked.locked_id and ${guard} returning id, stock, reserved`;
 });
 
 const refusal = (title: string, left: number): StockRefusal => ({ ok: false, status: 409, message: shortOf(title, left), code: "insufficient_stock" });
