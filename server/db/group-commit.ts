@@ -73,9 +73,10 @@ export interface LogSync {
 }
 
 /**
- * The fsync of SQLite's write-ahead log (`<file>-wal`) on libuv's thread pool, for a database in
- * WAL mode with `synchronous=NORMAL`: SQLite writes the log at each commit and syncs it at
- * checkpoints, and this sync after each commit makes it what `synchronous=FULL` is. The log is
+ * The fdatasync of SQLite's write-ahead log (`<file>-wal`) on libuv's thread pool (SQLite's own
+ * sync of it on Linux), for a database in WAL mode with `synchronous=NORMAL`: SQLite writes the
+ * log at each commit and syncs it at checkpoints, and this sync after each commit makes it what
+ * `synchronous=FULL` is. The log is
  * opened at the first sync (SQLite creates it with the first write), and its folder is synced then
  * too, so the new file's name is on disk as well.
  */
@@ -95,7 +96,7 @@ export function walSync(file: string): LogSync {
     async sync() {
       log ??= open();
       // A failed open is tried again at the next sync.
-      await log.then((handle) => handle.sync(), (error: unknown) => {
+      await log.then((handle) => handle.datasync(), (error: unknown) => {
         log = null;
         throw error;
       });
