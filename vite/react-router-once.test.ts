@@ -124,6 +124,7 @@ describe("React Router's per-render work made once (vite/react-router-once.ts)",
     const byName = (part: string) => REWRITES.find(({ name }) => name.includes(part))!;
     expect(byName("document's hydration data").replace).toContain("serverMode, true)");
     expect(byName("choice of stream").replace).toContain("storefrontLight = false");
+    expect(byName("choice passed to encode").replace).toContain("storefrontLight,");
     expect(byName("encode on a light stream").replace).toContain("options?.storefrontLight ? StorefrontLightStream : ReadableStream");
   });
 

@@ -283,45 +283,15 @@ function storefrontWithBodyStream(response, body) {
   },
   {
     name: "encodeViaTurboStream's choice of stream",
-    find: `function encodeViaTurboStream(data2, requestSignal, streamTimeout, serverMode) {
-  let controller = new AbortController();
-  let timeoutId = setTimeout(
-    () => {
-      controller.abort(new Error("Server Timeout"));
-      cleanupCallbacks();
-    },
-    typeof streamTimeout === "number" ? streamTimeout : 4950
-  );
-  let abortControllerOnRequestAbort = () => {
-    controller.abort(requestSignal.reason);
-    cleanupCallbacks();
-  };
-  requestSignal.addEventListener("abort", abortControllerOnRequestAbort);
-  let cleanupCallbacks = () => {
-    clearTimeout(timeoutId);
-    requestSignal.removeEventListener("abort", abortControllerOnRequestAbort);
-  };
-  return encode(data2, {
+    find: `function encodeViaTurboStream(data2, requestSignal, streamTimeout, serverMode) {`,
+    replace: `function encodeViaTurboStream(data2, requestSignal, streamTimeout, serverMode, storefrontLight = false) {`,
+    helper: "",
+  },
+  {
+    name: "encodeViaTurboStream's choice passed to encode",
+    find: `  return encode(data2, {
     signal: controller.signal,`,
-    replace: `function encodeViaTurboStream(data2, requestSignal, streamTimeout, serverMode, storefrontLight = false) {
-  let controller = new AbortController();
-  let timeoutId = setTimeout(
-    () => {
-      controller.abort(new Error("Server Timeout"));
-      cleanupCallbacks();
-    },
-    typeof streamTimeout === "number" ? streamTimeout : 4950
-  );
-  let abortControllerOnRequestAbort = () => {
-    controller.abort(requestSignal.reason);
-    cleanupCallbacks();
-  };
-  requestSignal.addEventListener("abort", abortControllerOnRequestAbort);
-  let cleanupCallbacks = () => {
-    clearTimeout(timeoutId);
-    requestSignal.removeEventListener("abort", abortControllerOnRequestAbort);
-  };
-  return encode(data2, {
+    replace: `  return encode(data2, {
     storefrontLight,
     signal: controller.signal,`,
     helper: "",

@@ -25,11 +25,8 @@ export interface StockFigures {
  */
 export type CatalogueChanged = CatalogueChange & { figures?: StockFigures[] };
 
-/** A catalogue change as published: `figures` as in CatalogueChanged. */
-export interface CataloguePublished {
-  ids: number[];
-  figures?: StockFigures[];
-}
+/** A catalogue change as published: always with ids. */
+export type CataloguePublished = CatalogueChanged & { ids: number[] };
 
 const isInteger = (value: unknown): value is number => Number.isInteger(value);
 
@@ -60,7 +57,7 @@ export class InProcessCatalogueEvents implements CatalogueEvents {
   constructor(private readonly afterCommit: (callback: () => void) => void = setImmediate) {}
 
   async publish(_trx: Transaction<Schema>, event: CataloguePublished): Promise<void> {
-    const change: CatalogueChanged = { ids: [...event.ids], ...(event.figures ? { figures: event.figures.map((f) => ({ ...f })) } : {}) };
+    const change: CatalogueChanged = { ids: [...event.ids], figures: event.figures?.map((f) => ({ ...f })) };
     this.afterCommit(() => this.subscribers.emit(change));
   }
 
@@ -92,8 +89,7 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
       try {
         const { ids, figures } = JSON.parse(payload) as { ids: unknown; figures?: unknown };
         if (!Array.isArray(ids) || !ids.every(isInteger)) throw new Error("bad ids");
-        const read = figures === undefined ? undefined : readFigures(ids, figures);
-        this.subscribers.emit({ ids, ...(read ? { figures: read } : {}) } satisfies CatalogueChanged);
+        this.subscribers.emit({ ids, figures: figures === undefined ? undefined : readFigures(ids, figures) } satisfies CatalogueChanged);
       } catch {
         log.warn({ channel: CHANNEL }, "unreadable catalogue notification; ignored");
       }
@@ -110,7 +106,8 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
 
   async publish(trx: Transaction<Schema>, event: CataloguePublished): Promise<void> {
     // In the transaction still, but sent with its COMMIT: no round trip of its own.
-    await notifyAtCommit(trx, CHANNEL, event.figures ? { ids: event.ids, figures: event.figures } : { ids: event.ids });
+    // JSON leaves `figures` out when there are none.
+    await notifyAtCommit(trx, CHANNEL, { ids: event.ids, figures: event.figures });
   }
 
   listening(): Promise<void> {

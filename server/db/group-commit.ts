@@ -76,9 +76,8 @@ export interface LogSync {
  * The fdatasync of SQLite's write-ahead log (`<file>-wal`) on libuv's thread pool (SQLite's own
  * sync of it on Linux), for a database in WAL mode with `synchronous=NORMAL`: SQLite writes the
  * log at each commit and syncs it at checkpoints, and this sync after each commit makes it what
- * `synchronous=FULL` is. The log is
- * opened at the first sync (SQLite creates it with the first write), and its folder is synced then
- * too, so the new file's name is on disk as well.
+ * `synchronous=FULL` is. The log is opened at the first sync (SQLite creates it with the first
+ * write), and its folder is synced then too, so the new file's name is on disk as well.
  */
 export function walSync(file: string): LogSync {
   let log: Promise<fs.promises.FileHandle> | null = null;

@@ -112,8 +112,8 @@ export class StockService {
         // Every product changed is one of the basket's, whose lapsed holds were just expired: the
         // new figures are all the catalogue's copies need (an earlier basket's products given back
         // may have lapsed holds of other shoppers: then they read the products again).
-        const figures = ids.every((id) => wanted.has(id)) ? rows.map(({ id, stock, reserved }) => ({ id, stock, reserved })).sort((a, b) => a.id - b.id) : undefined;
-        await this.deps.events.publish(trx, { ids, ...(figures ? { figures } : {}) });
+        const figures = rows.length === ids.length && ids.every((id) => wanted.has(id)) ? rows.map(({ id, stock, reserved }) => ({ id, stock, reserved })).sort((a, b) => a.id - b.id) : undefined;
+        await this.deps.events.publish(trx, { ids, figures });
         givenBack = given.map((row) => row.payment_id);
         expired = new Set(lapsed.map((row) => row.payment_id)).size;
       });
@@ -157,8 +157,7 @@ export class StockService {
    * same, and its order is marked oversold when that takes a product's stock below zero.
    */
   async sell(trx: Transaction<Schema>, payment: StockPayment): Promise<void> {
-    const now = this.now();
-    await this.sold(trx, payment, await this.sellHeld(trx, payment.id, now), now);
+    await (await this.sellSoon(trx, payment))(true);
   }
 
   /**
@@ -171,8 +170,12 @@ export class StockService {
    * sold).
    */
   async sellSoon(trx: Transaction<Schema>, payment: StockPayment): Promise<(changed: boolean) => Promise<void>> {
-    if (this.deps.engine !== "postgres") return async (changed) => (changed ? this.sell(trx, payment) : undefined);
     const now = this.now();
+    if (this.deps.engine !== "postgres") {
+      return async (changed) => {
+        if (changed) await this.sold(trx, payment, await this.sellHeldOnSqlite(trx, payment.id, now), now);
+      };
+    }
     const answer = await sellHeldOnPostgres.answerLater(trx, { paymentId: payment.id, now });
     return async (changed) => {
       const rows = (await answer()).rows.sort((a, b) => a.id - b.id);
@@ -210,14 +213,12 @@ export class StockService {
   }
 
   /**
-   * Sells the units still held for a payment: its held reservations become sold, and each of their
-   * products gives those units up from `stock` and `reserved`. Answers the products changed, with
-   * the stock each has left and whether its hold was still live (none when nothing was held). On
-   * PostgreSQL one statement: the reservations' update feeds the products' one, whose rows are
-   * locked in id order first, as `updateProducts` does.
+   * SQLite: sells the units still held for a payment: its held reservations become sold, and each
+   * of their products gives those units up from `stock` and `reserved`. Answers the products
+   * changed, with the stock each has left and whether its hold was still live (none when nothing
+   * was held). PostgreSQL does the same in one statement (`sellHeldOnPostgres`).
    */
-  private async sellHeld(trx: Transaction<Schema>, paymentId: string, now: number): Promise<Array<{ id: number; stock: number; live: boolean }>> {
-    if (this.deps.engine === "postgres") return (await sellHeldOnPostgres(trx, { paymentId, now })).rows.sort((a, b) => a.id - b.id);
+  private async sellHeldOnSqlite(trx: Transaction<Schema>, paymentId: string, now: number): Promise<Array<{ id: number; stock: number; live: boolean }>> {
     const { rows: held } = await sellHolds(trx, { paymentId });
     const lines = held.map((row) => ({ id: row.product_id, units: row.amount, live: Number(row.expires_at) > now })).sort((a, b) => a.id - b.id);
     // One update for every line, answering the stock it leaves: no second read while the rows are locked.
@@ -361,7 +362,10 @@ const sellHolds = prepared((db: Kysely<Schema>, p: { paymentId: string }) =>
   db.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", p.paymentId).where("state", "=", "held").returning(["product_id", "amount", "expires_at"]),
 );
 
-/** PostgreSQL: StockService.sellHeld in one statement. */
+/**
+ * PostgreSQL: StockService.sellHeldOnSqlite's work in one statement: the reservations' update feeds
+ * the products' one, whose rows are locked in id order first, as `updateProducts` does.
+ */
 const sellHeldOnPostgres = prepared(
   (db: Kysely<Schema>, p: { paymentId: string; now: number }) => sql<{ id: number; stock: number; live: boolean }>`
     with sold as (update reservations set state = 'sold' where payment_id = ${p.paymentId} and state = 'held' returning product_id, amount, expires_at),
