@@ -128,6 +128,87 @@ describe("React Router's per-render work made once (vite/react-router-once.ts)",
     expect(byName("encode on a light stream").replace).toContain("options?.storefrontLight ? StorefrontLightStream : ReadableStream");
   });
 
+  it("matches an address once per routes object and gives every caller matches of its own", () => {
+    const { replace, helper } = REWRITES.find(({ name }) => name.startsWith("route matching"))!;
+    expect(Array.isArray(helper) && helper.includes(ONCE)).toBe(true);
+    type Match = { params: Record<string, string>; pathname: string; pathnameBase: string; route: { id: string } };
+    const calls: unknown[][] = [];
+    // React Router's matching, stood in for: what it is asked, and one params object shared by a result's matches, as it makes them.
+    const inner = (...args: unknown[]): Match[] | null => {
+      calls.push(args);
+      const location = args[1];
+      const path = typeof location === "string" ? location : (location as { pathname: string }).pathname;
+      if (!path.startsWith("/products/")) return null;
+      const params = { productId: path.split("/")[2]! };
+      return [
+        { params, pathname: "/", pathnameBase: "/", route: { id: "root" } },
+        { params, pathname: path, pathnameBase: path, route: { id: "routes/product" } },
+      ];
+    };
+    const matchRoutes = new Function("inner", `${(helper as string[]).join("")}${replace} return inner(...arguments); }; return matchRoutesImpl;`)(inner) as (
+      routes: object,
+      location: string | { pathname: string },
+      basename?: string,
+      allowPartial?: boolean,
+      branches?: object,
+    ) => Match[] | null;
+
+    const routes = {};
+    const first = matchRoutes(routes, "/products/1", "/")!;
+    const again = matchRoutes(routes, { pathname: "/products/1" }, "/")!;
+    expect(calls).toHaveLength(1);
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
+    expect(again[0]).not.toBe(first[0]);
+    // A caller changing its matches changes no one else's.
+    first[1]!.params.productId = "changed";
+    expect(first[0]!.params.productId).toBe("changed");
+    expect(matchRoutes(routes, "/products/1", "/")![1]!.params.productId).toBe("1");
+    expect(calls).toHaveLength(1);
+
+    // Another address, basename, allowPartial or routes object is matched afresh; no match is kept too.
+    matchRoutes(routes, "/products/2", "/");
+    matchRoutes(routes, "/products/1", "/shop");
+    matchRoutes(routes, "/products/1", "/", true);
+    matchRoutes({}, "/products/1", "/");
+    expect(calls).toHaveLength(5);
+    expect(matchRoutes(routes, "/nowhere", "/")).toBeNull();
+    expect(matchRoutes(routes, "/nowhere", "/")).toBeNull();
+    expect(calls).toHaveLength(6);
+    // Ranked branches handed in are the key when given.
+    const branches = {};
+    matchRoutes(routes, "/products/1", "/", false, branches);
+    matchRoutes({}, "/products/1", "/", false, branches);
+    expect(calls).toHaveLength(7);
+    // An address string with a query or hash goes to React Router as it is, every time.
+    matchRoutes(routes, "/products/1?x=1", "/");
+    matchRoutes(routes, "/products/1?x=1", "/");
+    expect(calls.slice(-2).map((args) => args[1])).toEqual(["/products/1?x=1", "/products/1?x=1"]);
+  });
+
+  it("reads the build-time request flag once, and still honours it", () => {
+    const { replace } = REWRITES.find(({ name }) => name.startsWith("the build-time request flag"))!;
+    const headerOf = (env: Record<string, string>) => {
+      let reads = 0;
+      const counted = new Proxy(env, { get: (target, key) => (reads++, Reflect.get(target, key)) });
+      const get = new Function("process", `${replace}; return getBuildTimeHeader;`)({ env: counted }) as (request: Request, name: string) => string | null;
+      return { get, reads: () => reads };
+    };
+    const request = new Request("http://shop.test/", { headers: { "X-React-Router-SPA-Mode": "yes" } });
+    const running = headerOf({});
+    expect(running.get(request, "X-React-Router-SPA-Mode")).toBeNull();
+    const readsAfterFirst = running.reads();
+    expect(running.get(request, "X-React-Router-SPA-Mode")).toBeNull();
+    expect(running.reads()).toBe(readsAfterFirst);
+    expect(headerOf({ IS_RR_BUILD_REQUEST: "yes" }).get(request, "X-React-Router-SPA-Mode")).toBe("yes");
+  });
+
+  it("keys the document's handoff JSON by all that differs between documents of one build", () => {
+    const { find, replace } = REWRITES.find(({ name }) => name.includes("handoff JSON"))!;
+    expect(find).toContain("...baseServerHandoff,");
+    expect(replace).toContain('storefrontOnce(build, JSON.stringify(["handoff", isSpaMode2, criticalCss ?? null])');
+  });
+
   it("leaves a file without any of the rewritten code as it is", () => {
     expect(rewrite("export const x = 1;")).toEqual({ code: "export const x = 1;", applied: [] });
   });

@@ -32,6 +32,11 @@ import type { Plugin } from "vite";
  * One more leaves out of the server's <Scripts> the module preloads every document has cut from its
  * head since (app/module-preloads.server.ts): the bytes are the same, without making them first.
  *
+ * Four more keep what the document path works out again per request from the same inputs: the
+ * matches of an address (each document matches its address twice, walking every route branch),
+ * the handoff JSON and the route modules table of a build, and whether this is a build-time request
+ * (an environment variable read for the request and each loader).
+ *
  * If React Router's code differs from what is rewritten here (another version), the build fails
  * rather than silently rendering without the rewrite.
  */
@@ -95,9 +100,26 @@ interface Rewrite {
   /** The exact text in React Router's production files, found once. */
   find: string;
   replace: string;
-  /** Code the replacement calls, added to the file it is applied in (ONCE when absent). */
-  helper?: string;
+  /** Code the replacement calls, added once to the file it is applied in (ONCE when absent). */
+  helper?: string | string[];
 }
+
+/** Added to each rewritten file: what is made once, per owner object and key. */
+export const ONCE = `
+var storefrontKept = new WeakMap();
+function storefrontOnce(owner, key, make) {
+  let kept = storefrontKept.get(owner);
+  if (!kept) storefrontKept.set(owner, (kept = new Map()));
+  let value = kept.get(key);
+  if (value === undefined) {
+    // Keys of the partial manifest follow addresses' parent paths: a bounded number is kept.
+    if (kept.size >= 256) kept.clear();
+    value = make();
+    kept.set(key, value);
+  }
+  return value;
+}
+`;
 
 export const REWRITES: Rewrite[] = [
   {
@@ -306,24 +328,92 @@ function storefrontWithBodyStream(response, body) {
       const id = await flatten.call(encoder, input);`,
     helper: LIGHT_STREAM,
   },
+  {
+    name: "route matching once per address",
+    // Every document matches its address twice (the request handler, then the static handler's
+    // query), each time walking every route branch from the root (about 5% of an uncached page's
+    // CPU). The matches of an address are a pure function of the routes, the address's pathname,
+    // the basename and allowPartial: kept per routes (or ranked branches) object, and each caller
+    // gets its own copies (their params objects are shared between a result's matches, as made).
+    find: `function matchRoutesImpl(routes, locationArg, basename, allowPartial, precomputedBranches) {`,
+    replace: `function matchRoutesImpl(routes, locationArg, basename, allowPartial, precomputedBranches) {
+  let pathname = typeof locationArg === "string" ? locationArg : locationArg.pathname;
+  if (typeof pathname !== "string" || typeof locationArg === "string" && /[?#]/.test(locationArg)) {
+    return storefrontMatchRoutes(routes, locationArg, basename, allowPartial, precomputedBranches);
+  }
+  let kept = storefrontOnce(precomputedBranches ?? routes, \`\${allowPartial ? 1 : 0}\${basename ?? ""}\\0\${pathname}\`, () => ({
+    matches: storefrontMatchRoutes(routes, pathname, basename, allowPartial, precomputedBranches)
+  }));
+  return storefrontCopyMatches(kept.matches);
+}
+function storefrontMatchRoutes(routes, locationArg, basename, allowPartial, precomputedBranches) {`,
+    helper: [
+      ONCE,
+      `
+function storefrontCopyMatches(matches) {
+  if (!matches) return null;
+  let copies = new Map();
+  return matches.map((match) => {
+    let params = copies.get(match.params);
+    if (!params) copies.set(match.params, (params = { ...match.params }));
+    return { ...match, params };
+  });
+}
+`,
+    ],
+  },
+  {
+    name: "the document's handoff JSON once",
+    // The same for every document of a build (its basename, future flags, route discovery, ssr),
+    // but for SPA mode and the critical CSS.
+    find: `      serverHandoffString: createServerHandoffString({
+        ...baseServerHandoff,
+        criticalCss
+      }),`,
+    replace: `      serverHandoffString: storefrontOnce(build, JSON.stringify(["handoff", isSpaMode2, criticalCss ?? null]), () => createServerHandoffString({
+        ...baseServerHandoff,
+        criticalCss
+      })),`,
+  },
+  {
+    name: "the document's route modules once",
+    // Route id to module, from the build's routes: nothing on the server adds to it.
+    find: `      routeModules: createEntryRouteModules(build.routes),`,
+    replace: `      routeModules: storefrontOnce(build.routes, "entry route modules", () => createEntryRouteModules(build.routes)),`,
+  },
+  {
+    name: "the build-time request flag read once",
+    // React Router's prerendering (at build time) sets IS_RR_BUILD_REQUEST before it sends its
+    // requests; a running shop never has it. Reading process.env (a call into C++) for each
+    // request and each loader is read once, at the first request, instead.
+    find: `function getBuildTimeHeader(request, headerName) {
+  if (typeof process !== "undefined") {
+    try {
+      if (process.env.hasOwnProperty("IS_RR_BUILD_REQUEST") && process.env.IS_RR_BUILD_REQUEST === "yes") {
+        return request.headers.get(headerName);
+      }
+    } catch (e) {
+    }
+  }
+  return null;
+}`,
+    replace: `var storefrontBuildRequests;
+function getBuildTimeHeader(request, headerName) {
+  if (storefrontBuildRequests === void 0) {
+    storefrontBuildRequests = false;
+    if (typeof process !== "undefined") {
+      try {
+        storefrontBuildRequests = process.env.hasOwnProperty("IS_RR_BUILD_REQUEST") && process.env.IS_RR_BUILD_REQUEST === "yes";
+      } catch (e) {
+      }
+    }
+  }
+  return storefrontBuildRequests ? request.headers.get(headerName) : null;
+}`,
+    helper: "",
+  },
 ];
 
-/** Added to each rewritten file: what is made once, per owner object and key. */
-export const ONCE = `
-var storefrontKept = new WeakMap();
-function storefrontOnce(owner, key, make) {
-  let kept = storefrontKept.get(owner);
-  if (!kept) storefrontKept.set(owner, (kept = new Map()));
-  let value = kept.get(key);
-  if (value === undefined) {
-    // Keys of the partial manifest follow addresses' parent paths: a bounded number is kept.
-    if (kept.size >= 256) kept.clear();
-    value = make();
-    kept.set(key, value);
-  }
-  return value;
-}
-`;
 
 const PRODUCTION_FILE = /[\\/]react-router[\\/]dist[\\/]production[\\/][^\\/]+\.mjs$/;
 
@@ -337,7 +427,7 @@ export function rewrite(code: string): { code: string; applied: string[] } {
     code = code.slice(0, at) + replace + code.slice(at + find.length);
     applied.push(name);
   }
-  const helpers = new Set(REWRITES.filter(({ name }) => applied.includes(name)).map(({ helper }) => helper ?? ONCE));
+  const helpers = new Set(REWRITES.filter(({ name }) => applied.includes(name)).flatMap(({ helper }) => helper ?? ONCE));
   return { code: applied.length > 0 ? code + [...helpers].join("") : code, applied };
 }
 
