@@ -112,7 +112,7 @@ function storefrontOnce(owner, key, make) {
   if (!kept) storefrontKept.set(owner, (kept = new Map()));
   let value = kept.get(key);
   if (value === undefined) {
-    // Keys of the partial manifest follow addresses' parent paths: a bounded number is kept.
+    // Some keys follow addresses (partial manifests, route matches): a bounded number is kept.
     if (kept.size >= 256) kept.clear();
     value = make();
     kept.set(key, value);

@@ -1,8 +1,7 @@
 import { constants, crc32, deflateRawSync } from "node:zlib";
 import { ReusedRawDeflate } from "./reused-deflate.ts";
-import { crcCombine, crcShift } from "./spliced-gzip.ts";
+import { GZIP_HEADER, crcCombine, crcShift, gzipTrailer } from "./spliced-gzip.ts";
 
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 const STYLE_OPEN = Buffer.from("<style");
 const STYLE_CLOSE = Buffer.from("</style>");
 const TAG_END = 0x3e; // ">"
@@ -56,7 +55,7 @@ export function gzipPage(page: Buffer): Buffer {
     pageText.deflate(before, constants.Z_SYNC_FLUSH),
     stylesheet.deflated,
     pageText.deflate(after, constants.Z_FINISH),
-    trailer(crc, page.length),
+    gzipTrailer(crc, page.length),
   ]);
 }
 
@@ -67,15 +66,7 @@ export function gzipPage(page: Buffer): Buffer {
  * (docs/BENCHMARKS.md, stop 36).
  */
 export function gzipWhole(body: Uint8Array): Buffer {
-  return Buffer.concat([GZIP_HEADER, pageText.deflate(body, constants.Z_FINISH), trailer(crc32(body), body.byteLength)]);
-}
-
-/** A gzip member's trailer: the CRC-32 of the text and its length (modulo 2^32). */
-function trailer(crc: number, length: number): Buffer {
-  const bytes = Buffer.alloc(8);
-  bytes.writeUInt32LE(crc >>> 0, 0);
-  bytes.writeUInt32LE(length >>> 0, 4);
-  return bytes;
+  return Buffer.concat([GZIP_HEADER, pageText.deflate(body, constants.Z_FINISH), gzipTrailer(crc32(body), body.byteLength)]);
 }
 
 function compressedStylesheet(plain: Buffer): Stylesheet {

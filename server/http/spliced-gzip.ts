@@ -1,6 +1,7 @@
 import { constants, crc32, deflateRawSync } from "node:zlib";
 
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+/** A gzip member's header: deflate, no name or time, unknown system. */
+export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 /** An empty final deflate block: ends the stream after the last piece. */
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 /** Deflate's stored blocks hold at most this many bytes each. */
@@ -51,10 +52,7 @@ export class SplicedGzip {
       pieces.push(part);
       crc = crcCombine(crc, this.crcs[i]!, this.shifts[i]!);
     });
-    const trailer = Buffer.alloc(8);
-    trailer.writeUInt32LE(crc >>> 0, 0);
-    trailer.writeUInt32LE((this.plainBytes + holeBytes) >>> 0, 4);
-    pieces.push(FINAL_BLOCK, trailer);
+    pieces.push(FINAL_BLOCK, gzipTrailer(crc, this.plainBytes + holeBytes));
     return concat(pieces);
   }
 
@@ -63,6 +61,14 @@ export class SplicedGzip {
     const holes = holesOf(fill, this.plain.length - 1);
     return concat(this.plain.flatMap((part, i) => (i > 0 ? [holes[i - 1]!.bytes, part] : [part])));
   }
+}
+
+/** A gzip member's trailer: the CRC-32 of the text and its length (modulo 2^32). */
+export function gzipTrailer(crc: number, length: number): Buffer {
+  const bytes = Buffer.alloc(8);
+  bytes.writeUInt32LE(crc >>> 0, 0);
+  bytes.writeUInt32LE(length >>> 0, 4);
+  return bytes;
 }
 
 interface Hole {
