@@ -7,7 +7,7 @@
 // uncached anonymous render of the same page (a second instance with the page cache off, whose CPU
 // time per render is read from /proc), the shop's resident memory after at least 60 s of load, and
 // the catalogue API with tracing off and on (spans exported to the sink).
-// Usage: npm run bench:http [-- --short] [-- --only /path | --only signed-in]
+// Usage: npm run bench:http [-- --short] [-- --only /path | --only signed-in | --only uncached]
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -24,7 +24,9 @@ const warmUpSeconds = process.argv.includes("--short") ? 1 : 2;
 const only = process.argv.indexOf("--only");
 /** `--only signed-in`: the signed-in page against raw, and nothing else. */
 const onlySignedIn = only > 0 && process.argv[only + 1] === "signed-in";
-const ANONYMOUS = onlySignedIn ? [] : only > 0 ? [process.argv[only + 1]!] : ["/api/catalogue/products", "/products/1", "/results/electronics", "/"];
+/** `--only uncached`: the render of the page with the page cache off, and nothing else. */
+const onlyUncached = only > 0 && process.argv[only + 1] === "uncached";
+const ANONYMOUS = onlySignedIn || onlyUncached ? [] : only > 0 ? [process.argv[only + 1]!] : ["/api/catalogue/products", "/products/1", "/results/electronics", "/"];
 const SIGNED_IN_PAGE = "/products/1";
 const CATALOGUE_API = "/api/catalogue/products";
 /** Rounds of each comparison, alternating its two servers (a busy moment of the shared machine hits both); the median of each side counts. */
@@ -303,7 +305,7 @@ try {
       },
     );
   }
-  if (only < 0) {
+  if (only < 0 || onlyUncached) {
     // The same page rendered for every request: an instance without the page cache.
     const uncachedShop = await shopInstance({ PAGE_CACHE_ENTRIES: "0" });
     await load(`${uncachedShop.url}${SIGNED_IN_PAGE}`, ACCEPT, warmUpSeconds);
@@ -317,7 +319,8 @@ try {
       `| anonymous ${SIGNED_IN_PAGE}, page cache off (rounds ${uncachedRuns.map((run) => (run.cpuPerRequest / 1000).toFixed(2)).join(", ")} ms CPU) | | ${Math.round(uncached.rps)} | | ${uncached.p50} ms | ${uncached.p99} ms | | ${(renderMs * 1000).toFixed(0)} µs |`,
     );
     rows.push({ bench: "http", measure: `uncached ${SIGNED_IN_PAGE} render, shop CPU per request`, value: `${renderMs.toFixed(2)} ms`, target: "<= 1 ms", met: renderMs <= 1 });
-
+  }
+  if (only < 0) {
     // Memory after at least 60 s of this load on the one instance.
     if (shopLoadSeconds < MEMORY_LOAD_SECONDS) await load(`${shop.url}/`, ACCEPT, MEMORY_LOAD_SECONDS - shopLoadSeconds);
     const rss = residentBytes(shop.process.pid!) / 1024 / 1024;
