@@ -37,7 +37,7 @@ function sendable({ json, etag }: { json: string; etag: string }, encoding: Enco
   const headers: Record<string, string> = { ...PUBLIC_DATA, "Content-Type": "application/json", ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding" };
   if (encoding !== "identity") headers["Content-Encoding"] = encoding;
   headers["Content-Length"] = String(body.byteLength);
-  return { status: 200, headers, body };
+  return { status: 200, headers, body: [body] };
 }
 
 /**

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
+import { joined } from "../http/spliced-gzip.ts";
 import { PreparedAnswers, PUBLIC_DATA } from "./prepared-answers.ts";
 import { parseProductId, toFakeStore, type Product } from "./product.ts";
 
@@ -57,7 +58,7 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string, prepare
       c.req.header("accept-encoding"),
     );
     // The whole answer, headers included, as prepared: nothing is built or copied per request.
-    return new Response(body, { status, headers });
+    return new Response(body && joined(body), { status, headers });
   }
 
   // Set before the route runs, so they ride on every answer, errors included, at no extra cost.

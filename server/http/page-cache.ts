@@ -2,7 +2,7 @@ import { acceptsGzip } from "./compression.ts";
 import type { Telemetry } from "../observability/port.ts";
 import type { SharedAnswer } from "./shared-answers.ts";
 import { SizedLru } from "./sized-lru.ts";
-import { SplicedGzip } from "./spliced-gzip.ts";
+import { joined, SplicedGzip } from "./spliced-gzip.ts";
 
 interface Entry {
   page: SplicedGzip;
@@ -34,7 +34,7 @@ export class PageCache {
   /** A cached page for `key` with `nonce` in it, gzipped when the client takes gzip, or null. */
   get(key: string, nonce: string, acceptEncoding: string | undefined): Response | null {
     const hit = this.lookup(key, nonce, acceptEncoding);
-    return hit && new Response(hit.body, { status: hit.status, headers: new Headers(hit.headers) });
+    return hit && new Response(hit.body && joined(hit.body), { status: hit.status, headers: new Headers(hit.headers) });
   }
 
   /** As `get`, as the status, headers and bytes to send (what node:http writes without a Response). */

@@ -4,7 +4,7 @@ import { shareablePage } from "./page-cache.ts";
 import { type CutShell, cutShell, fills } from "./personal-shell.ts";
 import type { SharedAnswer } from "./shared-answers.ts";
 import { SizedLru } from "./sized-lru.ts";
-import { SplicedGzip } from "./spliced-gzip.ts";
+import { joined, SplicedGzip } from "./spliced-gzip.ts";
 
 interface Shell extends CutShell {
   page: SplicedGzip;
@@ -48,7 +48,7 @@ export class PersonalShells {
     if (!answer) return null;
     const headers = new Headers(answer.headers);
     if (!kept) headers.set("X-Page-Shell", "miss");
-    return new Response(answer.body, { status: answer.status, headers });
+    return new Response(answer.body && joined(answer.body), { status: answer.status, headers });
   }
 
   /**

@@ -9,12 +9,14 @@ import type { PageCache } from "./page-cache.ts";
 import { isFilePath } from "./paths.ts";
 import type { PersonalShells } from "./personal-shells.ts";
 import { newNonce, type SecurityHeaderSet } from "./security-headers.ts";
+import { byteLength, type Pieces } from "./spliced-gzip.ts";
 
 /** An answer that is the same for every anonymous request for it, as node:http writes it. */
 export interface SharedAnswer {
   status: number;
   headers: Record<string, string>;
-  body: Uint8Array<ArrayBuffer> | null;
+  /** The body's pieces, written as they are (a kept page's parts are not copied per response). */
+  body: Pieces | null;
 }
 
 export interface SharedAnswersDeps {
@@ -74,9 +76,14 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
     try {
       observer.observe(req, started, route, (requestId) => {
         const headers = [...headerList(answer), "X-Request-Id", requestId, "Content-Security-Policy", security.policy(nonce)];
-        if (answer.body && !("Content-Length" in answer.headers)) headers.push("Content-Length", String(answer.body.byteLength));
+        const body = answer.body;
+        if (body && !("Content-Length" in answer.headers)) headers.push("Content-Length", String(byteLength(body)));
         // HEAD and 304 send no body: node:http drops it (and keeps the Content-Length, as Hono's adapter does).
-        res.writeHead(answer.status, headers).end(answer.body ?? undefined);
+        // The pieces written in one turn go out in one system call (node:http corks the socket until the next tick).
+        res.writeHead(answer.status, headers);
+        const last = body ? body.length - 1 : -1;
+        for (let i = 0; i < last; i++) res.write(body![i]);
+        res.end(last >= 0 ? body![last] : undefined);
         return answer.status;
       }, userId);
     } catch (error) {

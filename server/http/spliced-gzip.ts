@@ -8,6 +8,34 @@ const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 const STORED_MAX = 0xffff;
 
 /**
+ * A response body as pieces sent one after another (node:http writes them in one system call):
+ * a kept page's parts go out as they are kept, with each response's few bytes between them.
+ * Joining them into one array per response cost more than the rest of a cached page together: a
+ * new off-heap array of the page's size per response, whose memory made V8 run a full garbage
+ * collection every few hundred milliseconds under load (docs/BENCHMARKS.md, stop 38).
+ */
+export type Pieces = readonly Uint8Array[];
+
+/** The bytes of `pieces` in one array (for a Response, whose body is one). */
+export function joined(pieces: Pieces): Uint8Array<ArrayBuffer> {
+  const only = pieces.length === 1 ? pieces[0]! : null;
+  if (only?.buffer instanceof ArrayBuffer) return only as Uint8Array<ArrayBuffer>;
+  const out = new Uint8Array(byteLength(pieces));
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
+
+export function byteLength(pieces: Pieces): number {
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  return length;
+}
+
+/**
  * A text with holes (e.g. a cached page with a fresh CSP nonce per response) sent gzipped without
  * compressing it again per response: the parts between the holes are compressed once, each ending
  * byte-aligned (a sync flush) so they can be laid side by side, and each response's hole values go
@@ -15,7 +43,8 @@ const STORED_MAX = 0xffff;
  * text: it is combined per response from the parts' CRCs, computed once, and the hole's.
  */
 export class SplicedGzip {
-  private readonly compressed: Buffer[];
+  /** The compressed parts, the first behind the gzip header and the last before the final block: the member's own bytes, as sent. */
+  private readonly framed: Buffer[];
   private readonly plain: Buffer[];
   private readonly plainBytes: number;
   /** Each part's CRC-32, and the operator that shifts a CRC past that part's length. */
@@ -28,44 +57,42 @@ export class SplicedGzip {
     this.crcs = this.plain.map((part) => crc32(part));
     this.shifts = this.plain.map((part) => crcShift(part.length));
     // Each part on its own: no back-references into a neighbour, which a hole will separate.
-    this.compressed = this.plain.map((part) => deflateRawSync(part, { level: 9, finishFlush: constants.Z_SYNC_FLUSH }));
+    const compressed = this.plain.map((part) => deflateRawSync(part, { level: 9, finishFlush: constants.Z_SYNC_FLUSH }));
+    const last = compressed.length - 1;
+    this.framed = compressed.map((part, i) => (i === 0 || i === last ? Buffer.concat([...(i === 0 ? [GZIP_HEADER] : []), part, ...(i === last ? [FINAL_BLOCK] : [])]) : part));
   }
 
   /** The memory it holds: the parts, plain and compressed. */
   get bytes(): number {
-    return this.plainBytes + this.compressed.reduce((sum, part) => sum + part.length, 0);
+    return this.plainBytes + byteLength(this.framed);
   }
 
   /** The parts with `fill` in every hole (or `fill[i]` in hole i), as one gzip member. */
-  gzip(fill: string | readonly string[]): Uint8Array<ArrayBuffer> {
+  gzip(fill: string | readonly string[]): Pieces {
     const holes = holesOf(fill, this.plain.length - 1);
-    const pieces: Buffer[] = [GZIP_HEADER];
-    let crc = 0;
+    const pieces: Uint8Array[] = [this.framed[0]!];
+    let crc = this.crcs[0]!;
     let holeBytes = 0;
-    this.compressed.forEach((part, i) => {
-      if (i > 0) {
-        const hole = holes[i - 1]!;
-        pieces.push(...storedBlocks(hole.bytes));
-        crc = crcCombine(crc, hole.crc, hole.shift);
-        holeBytes += hole.bytes.length;
-      }
-      pieces.push(part);
-      crc = crcCombine(crc, this.crcs[i]!, this.shifts[i]!);
-    });
-    pieces.push(FINAL_BLOCK, gzipTrailer(crc, this.plainBytes + holeBytes));
-    return concat(pieces);
+    for (let i = 1; i < this.framed.length; i++) {
+      const hole = holes[i - 1]!;
+      pieces.push(hole.stored, this.framed[i]!);
+      crc = crcCombine(crcCombine(crc, hole.crc, hole.shift), this.crcs[i]!, this.shifts[i]!);
+      holeBytes += hole.bytes.length;
+    }
+    pieces.push(gzipTrailer(crc, this.plainBytes + holeBytes));
+    return pieces;
   }
 
   /** The parts with `fill` in every hole (or `fill[i]` in hole i), uncompressed. */
-  text(fill: string | readonly string[]): Uint8Array<ArrayBuffer> {
+  text(fill: string | readonly string[]): Pieces {
     const holes = holesOf(fill, this.plain.length - 1);
-    return concat(this.plain.flatMap((part, i) => (i > 0 ? [holes[i - 1]!.bytes, part] : [part])));
+    return this.plain.flatMap((part, i) => (i > 0 ? [holes[i - 1]!.bytes, part] : [part]));
   }
 }
 
 /** A gzip member's trailer: the CRC-32 of the text and its length (modulo 2^32). */
 export function gzipTrailer(crc: number, length: number): Buffer {
-  const bytes = Buffer.alloc(8);
+  const bytes = Buffer.allocUnsafe(8);
   bytes.writeUInt32LE(crc >>> 0, 0);
   bytes.writeUInt32LE(length >>> 0, 4);
   return bytes;
@@ -73,6 +100,8 @@ export function gzipTrailer(crc: number, length: number): Buffer {
 
 interface Hole {
   bytes: Buffer;
+  /** The bytes as stored deflate blocks, headers included: one piece of the gzip. */
+  stored: Buffer;
   crc: number;
   shift: number;
 }
@@ -91,30 +120,19 @@ function holesOf(fill: string | readonly string[], count: number): Hole[] {
 
 function holeOf(value: string): Hole {
   const bytes = Buffer.from(value);
-  return { bytes, crc: crc32(bytes), shift: crcShift(bytes.length) };
+  return { bytes, stored: storedBlocks(bytes), crc: crc32(bytes), shift: crcShift(bytes.length) };
 }
 
-/** `data` as non-final stored deflate blocks (the stream is byte-aligned before each). */
-function storedBlocks(data: Buffer): Buffer[] {
-  const blocks: Buffer[] = [];
+/** `data` as non-final stored deflate blocks, in one buffer (the stream is byte-aligned before each). */
+function storedBlocks(data: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(data.length + 5 * Math.ceil(data.length / STORED_MAX));
+  let at = 0;
   for (let start = 0; start < data.length; start += STORED_MAX) {
     const chunk = data.subarray(start, start + STORED_MAX);
-    const header = Buffer.alloc(5);
-    header[0] = 0x00; // not final, stored
-    header.writeUInt16LE(chunk.length, 1);
-    header.writeUInt16LE(~chunk.length & 0xffff, 3);
-    blocks.push(header, chunk);
-  }
-  return blocks;
-}
-
-/** One array of all the pieces (a response body; Buffer.concat's Buffer is not a BodyInit). */
-function concat(pieces: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
+    out[at] = 0x00; // not final, stored
+    out.writeUInt16LE(chunk.length, at + 1);
+    out.writeUInt16LE(~chunk.length & 0xffff, at + 3);
+    at += 5 + chunk.copy(out, at + 5);
   }
   return out;
 }
