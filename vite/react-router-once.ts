@@ -414,7 +414,6 @@ function getBuildTimeHeader(request, headerName) {
   },
 ];
 
-
 const PRODUCTION_FILE = /[\\/]react-router[\\/]dist[\\/]production[\\/][^\\/]+\.mjs$/;
 
 /** `code` with every rewrite whose text it holds applied, and the names of those applied. */

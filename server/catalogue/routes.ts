@@ -1,10 +1,10 @@
 import { type Context, Hono } from "hono";
 import { routePath } from "hono/route";
 import { z } from "zod";
+import { joined } from "../http/pieces.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
-import { joined } from "../http/spliced-gzip.ts";
 import { PreparedAnswers, PUBLIC_DATA } from "./prepared-answers.ts";
 import { parseProductId, toFakeStore, type Product } from "./product.ts";
 

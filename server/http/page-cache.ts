@@ -2,7 +2,8 @@ import { acceptsGzip } from "./compression.ts";
 import type { Telemetry } from "../observability/port.ts";
 import type { SharedAnswer } from "./shared-answers.ts";
 import { SizedLru } from "./sized-lru.ts";
-import { joined, SplicedGzip } from "./spliced-gzip.ts";
+import { joined } from "./pieces.ts";
+import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Entry {
   page: SplicedGzip;

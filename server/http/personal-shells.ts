@@ -4,7 +4,8 @@ import { shareablePage } from "./page-cache.ts";
 import { type CutShell, cutShell, fills } from "./personal-shell.ts";
 import type { SharedAnswer } from "./shared-answers.ts";
 import { SizedLru } from "./sized-lru.ts";
-import { joined, SplicedGzip } from "./spliced-gzip.ts";
+import { joined } from "./pieces.ts";
+import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Shell extends CutShell {
   page: SplicedGzip;

@@ -9,7 +9,7 @@ import type { PageCache } from "./page-cache.ts";
 import { isFilePath } from "./paths.ts";
 import type { PersonalShells } from "./personal-shells.ts";
 import { newNonce, type SecurityHeaderSet } from "./security-headers.ts";
-import { byteLength, type Pieces } from "./spliced-gzip.ts";
+import { byteLength, type Pieces } from "./pieces.ts";
 
 /** An answer that is the same for every anonymous request for it, as node:http writes it. */
 export interface SharedAnswer {
@@ -76,14 +76,13 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
     try {
       observer.observe(req, started, route, (requestId) => {
         const headers = [...headerList(answer), "X-Request-Id", requestId, "Content-Security-Policy", security.policy(nonce)];
-        const body = answer.body;
-        if (body && !("Content-Length" in answer.headers)) headers.push("Content-Length", String(byteLength(body)));
+        if (answer.body && !("Content-Length" in answer.headers)) headers.push("Content-Length", String(byteLength(answer.body)));
         // HEAD and 304 send no body: node:http drops it (and keeps the Content-Length, as Hono's adapter does).
         // The pieces written in one turn go out in one system call (node:http corks the socket until the next tick).
         res.writeHead(answer.status, headers);
-        const last = body ? body.length - 1 : -1;
-        for (let i = 0; i < last; i++) res.write(body![i]);
-        res.end(last >= 0 ? body![last] : undefined);
+        const pieces = answer.body ?? [];
+        for (let i = 0; i < pieces.length - 1; i++) res.write(pieces[i]);
+        res.end(pieces.at(-1));
         return answer.status;
       }, userId);
     } catch (error) {

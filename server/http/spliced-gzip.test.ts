@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { joined, SplicedGzip } from "./spliced-gzip.ts";
+import { joined } from "./pieces.ts";
+import { SplicedGzip } from "./spliced-gzip.ts";
 
 describe("a spliced gzip", () => {
   it("is a valid gzip of the text with each fill in its holes (gunzip checks the CRC and length)", () => {

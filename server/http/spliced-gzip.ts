@@ -1,4 +1,5 @@
 import { constants, crc32, deflateRawSync } from "node:zlib";
+import { byteLength, type Pieces } from "./pieces.ts";
 
 /** A gzip member's header: deflate, no name or time, unknown system. */
 export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
@@ -6,34 +7,6 @@ export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 /** Deflate's stored blocks hold at most this many bytes each. */
 const STORED_MAX = 0xffff;
-
-/**
- * A response body as pieces sent one after another (node:http writes them in one system call):
- * a kept page's parts go out as they are kept, with each response's few bytes between them.
- * Joining them into one array per response cost more than the rest of a cached page together: a
- * new off-heap array of the page's size per response, whose memory made V8 run a full garbage
- * collection every few hundred milliseconds under load (docs/BENCHMARKS.md, stop 38).
- */
-export type Pieces = readonly Uint8Array[];
-
-/** The bytes of `pieces` in one array (for a Response, whose body is one). */
-export function joined(pieces: Pieces): Uint8Array<ArrayBuffer> {
-  const only = pieces.length === 1 ? pieces[0]! : null;
-  if (only?.buffer instanceof ArrayBuffer) return only as Uint8Array<ArrayBuffer>;
-  const out = new Uint8Array(byteLength(pieces));
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
-}
-
-export function byteLength(pieces: Pieces): number {
-  let length = 0;
-  for (const piece of pieces) length += piece.length;
-  return length;
-}
 
 /**
  * A text with holes (e.g. a cached page with a fresh CSP nonce per response) sent gzipped without
@@ -57,9 +30,9 @@ export class SplicedGzip {
     this.crcs = this.plain.map((part) => crc32(part));
     this.shifts = this.plain.map((part) => crcShift(part.length));
     // Each part on its own: no back-references into a neighbour, which a hole will separate.
-    const compressed = this.plain.map((part) => deflateRawSync(part, { level: 9, finishFlush: constants.Z_SYNC_FLUSH }));
-    const last = compressed.length - 1;
-    this.framed = compressed.map((part, i) => (i === 0 || i === last ? Buffer.concat([...(i === 0 ? [GZIP_HEADER] : []), part, ...(i === last ? [FINAL_BLOCK] : [])]) : part));
+    this.framed = this.plain.map((part) => deflateRawSync(part, { level: 9, finishFlush: constants.Z_SYNC_FLUSH }));
+    this.framed[0] = Buffer.concat([GZIP_HEADER, this.framed[0]!]);
+    this.framed[this.framed.length - 1] = Buffer.concat([this.framed.at(-1)!, FINAL_BLOCK]);
   }
 
   /** The memory it holds: the parts, plain and compressed. */
