@@ -7,6 +7,7 @@ import { createPipeline } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { databaseTarget, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./http/timeouts.ts";
 import type { SsrHandler } from "./load-context.ts";
 import { createLogger } from "./log.ts";
 import { serveMetrics } from "./observability/metrics-server.ts";
@@ -78,13 +79,14 @@ async function main() {
   // node:http -> the shared-answers step -> the Hono app (docs/ARCHITECTURE.md "One request").
   const listener = createPipeline({ config, log, services, ssr, clientDir, pageRoutes }).listener();
   const server = http.createServer(middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);
-  // A client gets 10 s to send its headers and 30 s for its whole request: slow or stalled clients
-  // are cut off instead of holding sockets (live order streams are responses, not requests).
+  // Slow or stalled clients are cut off instead of holding sockets (live order streams are
+  // responses, not requests); idle connections close after KEEP_ALIVE_TIMEOUT_MS (http/timeouts.ts).
   // A client that sends its request and then closes its side (scripts, `nc -N`) still gets the
   // answer: by default node:http drops a response not yet written when the request's side ends.
   (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;

@@ -1,10 +1,12 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sampleValue, scrape } from "../../test/support/prometheus-text.ts";
 import { type RunningServer, startServer } from "../../test/support/server-process.ts";
 import { eventually } from "../../test/support/poll.ts";
+import { KEEP_ALIVE_TIMEOUT_MS, PROXY_KEEP_ALIVE_MAX_MS } from "../http/timeouts.ts";
 
 // The built server started as `npm start` starts it: its metrics listener, its health answers, and
 // readiness dropping to 503 the moment SIGTERM arrives.
@@ -59,5 +61,25 @@ describe("the started server", () => {
     expect(await status("/api/health/live")).toBe(200);
     expect(await status("/api/catalogue/products/1")).toBe(200);
     expect(await exited).toBe(0);
+  });
+
+  it("keeps an idle keep-alive connection for KEEP_ALIVE_TIMEOUT_MS, longer than a proxy in front keeps it", async () => {
+    const running = await start({});
+    const socket = net.connect(Number(new URL(running.url).port), "127.0.0.1");
+    let answer = "";
+    const answered = new Promise<number>((resolve) =>
+      socket.on("data", (chunk: Buffer) => {
+        answer += chunk.toString();
+        if (answer.includes('"status":"ok"')) resolve(performance.now());
+      }),
+    );
+    const closed = new Promise<number>((resolve) => socket.on("close", () => resolve(performance.now())));
+    socket.write("GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n");
+    const idleFrom = await answered;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toContain(`Keep-Alive: timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}\r\n`);
+    const idleMs = (await closed) - idleFrom;
+    expect(idleMs).toBeGreaterThanOrEqual(KEEP_ALIVE_TIMEOUT_MS - 100);
+    expect(idleMs).toBeGreaterThan(PROXY_KEEP_ALIVE_MAX_MS + 1_000);
   });
 });

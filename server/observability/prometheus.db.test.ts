@@ -60,7 +60,9 @@ describe.skipIf(reason !== null)("Prometheus scraping two instances behind nginx
     // nginx's $request_id came through as the request's id (TRUST_PROXY=1).
     expect(signUp.headers.get("x-request-id")).toMatch(/^[0-9a-f]{32}$/);
     const cookie = signUp.headers.getSetCookie()[0]!.split(";")[0]!;
-    const created = (await (await post("/api/payment/create", { items: [{ id: 4, amount: 1 }], total: PRICE }, cookie)).json()) as { clientSecret: string };
+    const create = await post("/api/payment/create", { items: [{ id: 4, amount: 1 }], total: PRICE }, cookie);
+    expect(create.status, await create.clone().text()).toBe(200);
+    const created = (await create.json()) as { clientSecret: string };
     const paid = await post("/api/payment/confirm", { clientSecret: created.clientSecret, card: CARD }, cookie);
     expect(paid.status).toBe(200);
 

@@ -41,7 +41,7 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-function nginxConfig(dir: string, port: number, upstreams: number[]): string {
+export function nginxConfig(dir: string, port: number, upstreams: number[]): string {
   // The same proxying as deploy/nginx.conf, for instances on this machine and a throwaway prefix.
   const proxied = `
       proxy_pass http://storefront;
@@ -66,6 +66,7 @@ http {
   upstream storefront {
 ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join("\n")}
     keepalive 64;
+    keepalive_timeout 3s;
   }
   server {
     listen 127.0.0.1:${port};
