@@ -48,7 +48,7 @@ test.describe("on a shop of its own", () => {
 
   for (const [label, viewport] of Object.entries(viewports) as Array<[keyof typeof ADMINS, (typeof viewports)[keyof typeof viewports]]>) {
     test(`an admin adds, edits, pictures and archives a product at ${label} width, by keyboard, axe clean`, async ({ browser, pageErrors }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(180_000);
       const context = await browser.newContext({ baseURL: shop!.url, viewport });
       const page = await context.newPage();
       await registerAccount(page, ADMINS[label]);
@@ -181,7 +181,7 @@ test.describe("a price change on two instances", () => {
 
   test("an admin changes a price and a title through nginx; every instance's product page, API and search show them within 1 s, and serve its new picture", async ({ browser, pageErrors }) => {
     test.skip(shops!.skipped !== "", shops!.skipped);
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const { url, instances } = shops!.cluster!;
     const page = await (await browser.newContext({ baseURL: url })).newPage();
     const watcher = await browser.newPage();

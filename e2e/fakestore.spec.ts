@@ -61,7 +61,7 @@ async function loadEveryImage(page: Page) {
 
 for (const [name, viewport] of Object.entries(viewports)) {
   test(`home on the FakeStore data (${name}): every product, every image from our origin, titles that fit their cards`, async ({ page, pageErrors }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.setViewportSize(viewport);
     const imageOrigins = new Set<string>();
     page.on("response", (response) => {

@@ -19,7 +19,7 @@ test.afterAll(async () => {
 
 test("the last units bought through nginx are gone from every instance's product page", async ({ browser }) => {
   test.skip(shops!.skipped !== "", shops!.skipped);
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const { url, instances } = shops!.cluster!;
   const shopper = await (await browser.newContext({ baseURL: url })).newPage();
   const watcher = await browser.newPage();

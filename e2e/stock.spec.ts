@@ -79,7 +79,7 @@ async function shopperAtPayment(browser: Browser, baseURL: string): Promise<Page
 }
 
 test("two shoppers race for the last unit: one order, the other is told it is out of stock and keeps the basket", async ({ page, browser, baseURL }) => {
-  test.setTimeout(60_000); // three shoppers sign up, two of them in browsers of their own
+  test.setTimeout(120_000); // three shoppers sign up, two of them in browsers of their own
   // Someone buys 4 of the 5 first (through the API, as the payment page does).
   await registerAccount(page);
   const origin = { origin: baseURL! };
