@@ -142,24 +142,35 @@ export async function startCluster(options: { databaseUrl: string; instances?: n
   // One at a time, so the first start's migrations are not raced by the second's.
   for (const instance of instances) await instance.start();
 
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-nginx-"));
-  fs.writeFileSync(path.join(dir, "nginx.conf"), nginxConfig(dir, port, ports));
-  execFileSync(nginx, ["-t", "-q", "-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")]);
-  const proxy: ChildProcess = spawn(nginx, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")], {
-    stdio: "ignore",
-  });
-  const proxyExited = new Promise<void>((resolve) => proxy.on("exit", () => resolve()));
+  const proxy = startProxy(nginx, port, ports);
   await waitForHttp(`${url}/api/health`, 10_000);
 
   return {
     url,
     instances,
-    proxyPid: proxy.pid!,
+    proxyPid: proxy.pid,
+    async close() {
+      await proxy.close();
+      await Promise.all(instances.map((instance) => instance.stop()));
+    },
+  };
+}
+
+/** The cluster's nginx alone, on 127.0.0.1:`port` in front of `upstreams` (ports on 127.0.0.1). */
+export function startProxy(nginx: string, port: number, upstreams: number[]): { pid: number; close(): Promise<void> } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-nginx-"));
+  fs.writeFileSync(path.join(dir, "nginx.conf"), nginxConfig(dir, port, upstreams));
+  execFileSync(nginx, ["-t", "-q", "-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")]);
+  const proxy: ChildProcess = spawn(nginx, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")], {
+    stdio: "ignore",
+  });
+  const exited = new Promise<void>((resolve) => proxy.on("exit", () => resolve()));
+  return {
+    pid: proxy.pid!,
     async close() {
       proxy.kill("SIGQUIT");
-      await Promise.race([proxyExited, delay(3_000)]); // a bounded wait for nginx to quit
+      await Promise.race([exited, delay(3_000)]); // a bounded wait for nginx to quit
       if (proxy.exitCode === null) proxy.kill("SIGKILL");
-      await Promise.all(instances.map((instance) => instance.stop()));
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,60 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { setTimeout as delay } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { freePort, nginxBinary, startProxy } from "../../test/support/local-cluster.ts";
+import { KEEP_ALIVE_TIMEOUT_MS } from "./timeouts.ts";
+
+// The local cluster's nginx in front of a node:http server with the shop's keep-alive, whose event
+// loop is busy from 1 s before an idle connection's keep-alive runs out to 1 s after, as a loaded
+// instance's can be. A POST that nginx sends on that connection in the meantime is read only after
+// node has closed it (timers run before I/O), and nginx answers a POST that met a reset with 502.
+// With nginx dropping its idle connections first (keepalive_timeout 3s), it goes on a new one.
+
+const nginx = nginxBinary();
+if (!nginx && process.env.REQUIRE_NGINX === "1") throw new Error("REQUIRE_NGINX=1 but nginx is not installed (Debian: apt-get install -y nginx)");
+if (!nginx) console.log("Proxy keep-alive test skipped: nginx is not installed (Debian: apt-get install -y nginx; .ci/run installs it).");
+
+/** Answers every request with its method; `GET /` also makes the event loop busy later, as above. */
+const UPSTREAM = `
+const http = require("node:http");
+const keepAlive = Number(process.env.KEEP_ALIVE_MS);
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    res.end(req.method);
+    if (req.method !== "GET" || req.url !== "/") return;
+    setTimeout(() => setImmediate(() => { const until = Date.now() + 2000; while (Date.now() < until); }), keepAlive - 1000);
+  });
+});
+server.keepAliveTimeout = keepAlive;
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+`;
+
+let upstream: ChildProcess | null = null;
+let proxy: { close(): Promise<void> } | null = null;
+afterEach(async () => {
+  await proxy?.close();
+  upstream?.kill("SIGKILL");
+  proxy = upstream = null;
+});
+
+describe.skipIf(!nginx)("nginx's kept connections to an instance", () => {
+  it("carry a POST sent while the instance's event loop is busy as its keep-alive runs out", async () => {
+    upstream = spawn(process.execPath, ["-e", UPSTREAM], { env: { ...process.env, KEEP_ALIVE_MS: String(KEEP_ALIVE_TIMEOUT_MS) }, stdio: ["ignore", "pipe", "inherit"] });
+    const [line] = (await once(upstream.stdout!, "data")) as [Buffer];
+    const port = await freePort();
+    proxy = startProxy(nginx!, port, [Number(line.toString().trim())]);
+    const url = `http://127.0.0.1:${port}`;
+    for (let tries = 0; !(await fetch(`${url}/ready`).then((r) => r.ok, () => false)); tries++) {
+      if (tries > 100) throw new Error("nginx did not answer within 10 s");
+      await delay(100); // between readiness probes
+    }
+
+    expect(await (await fetch(`${url}/`)).text()).toBe("GET");
+    await delay(KEEP_ALIVE_TIMEOUT_MS - 500);
+    const posted = await fetch(`${url}/`, { method: "POST", body: "x" });
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toBe("POST");
+  });
+});
