@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort, nginxBinary, startProxy } from "../../test/support/local-cluster.ts";
+import { freePort, nginxForTest, startProxy, waitForHttp } from "../../test/support/local-cluster.ts";
 import { KEEP_ALIVE_TIMEOUT_MS } from "./timeouts.ts";
 
 // The local cluster's nginx in front of a node:http server with the shop's keep-alive, whose event
@@ -11,9 +11,7 @@ import { KEEP_ALIVE_TIMEOUT_MS } from "./timeouts.ts";
 // node has closed it (timers run before I/O), and nginx answers a POST that met a reset with 502.
 // With nginx dropping its idle connections first (keepalive_timeout 3s), it goes on a new one.
 
-const nginx = nginxBinary();
-if (!nginx && process.env.REQUIRE_NGINX === "1") throw new Error("REQUIRE_NGINX=1 but nginx is not installed (Debian: apt-get install -y nginx)");
-if (!nginx) console.log("Proxy keep-alive test skipped: nginx is not installed (Debian: apt-get install -y nginx; .ci/run installs it).");
+const nginx = nginxForTest("Proxy keep-alive test");
 
 /** Answers every request with its method; `GET /` also makes the event loop busy later, as above. */
 const UPSTREAM = `
@@ -46,10 +44,7 @@ describe.skipIf(!nginx)("nginx's kept connections to an instance", () => {
     const port = await freePort();
     proxy = startProxy(nginx!, port, [Number(line.toString().trim())]);
     const url = `http://127.0.0.1:${port}`;
-    for (let tries = 0; !(await fetch(`${url}/ready`).then((r) => r.ok, () => false)); tries++) {
-      if (tries > 100) throw new Error("nginx did not answer within 10 s");
-      await delay(100); // between readiness probes
-    }
+    await waitForHttp(`${url}/ready`, 10_000);
 
     expect(await (await fetch(`${url}/`)).text()).toBe("GET");
     await delay(KEEP_ALIVE_TIMEOUT_MS - 500);

@@ -13,5 +13,8 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  * nginx answers a POST that met one with 502 rather than retry it elsewhere.
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-/** The longest idle time a proxy's kept connections to the shop may have (nginx: upstream keepalive_timeout). */
-export const PROXY_KEEP_ALIVE_MAX_MS = 3_000;
+/**
+ * The longest idle time a proxy's kept connections to the shop may have (nginx: upstream
+ * keepalive_timeout): two seconds under the shop's, for an event loop that runs that late.
+ */
+export const PROXY_KEEP_ALIVE_MAX_MS = KEEP_ALIVE_TIMEOUT_MS - 2_000;

@@ -12,6 +12,29 @@ export function nginxBinary(): string | null {
   return candidates.find((p) => fs.existsSync(p)) ?? null;
 }
 
+/**
+ * nginx for the test of `what`: its binary, or null once it has said why the test is skipped.
+ * REQUIRE_NGINX=1 (CI) makes a missing nginx a failure.
+ */
+export function nginxForTest(what: string): string | null {
+  const nginx = nginxBinary();
+  if (nginx) return nginx;
+  const why = "nginx is not installed (Debian: apt-get install -y nginx; .ci/run installs it)";
+  if (process.env.REQUIRE_NGINX === "1") throw new Error(`REQUIRE_NGINX=1 but ${why}`);
+  console.log(`${what} skipped: ${why}.`);
+  return null;
+}
+
+/** nginx's arguments for `dir`/nginx.conf, with `dir` as its prefix and its error log there. */
+function nginxArgs(dir: string): string[] {
+  return ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")];
+}
+
+/** Has nginx check `dir`/nginx.conf (`nginx -t`); throws with what nginx said when it refuses it. */
+export function checkNginxConfig(nginx: string, dir: string): void {
+  execFileSync(nginx, ["-t", "-q", ...nginxArgs(dir)], { stdio: "pipe" });
+}
+
 export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -89,7 +112,7 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
 `;
 }
 
-async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+export async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const ok = await fetch(url).then(
@@ -160,10 +183,8 @@ export async function startCluster(options: { databaseUrl: string; instances?: n
 export function startProxy(nginx: string, port: number, upstreams: number[]): { pid: number; close(): Promise<void> } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-nginx-"));
   fs.writeFileSync(path.join(dir, "nginx.conf"), nginxConfig(dir, port, upstreams));
-  execFileSync(nginx, ["-t", "-q", "-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")]);
-  const proxy: ChildProcess = spawn(nginx, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")], {
-    stdio: "ignore",
-  });
+  checkNginxConfig(nginx, dir);
+  const proxy: ChildProcess = spawn(nginx, nginxArgs(dir), { stdio: "ignore" });
   const exited = new Promise<void>((resolve) => proxy.on("exit", () => resolve()));
   return {
     pid: proxy.pid!,
