@@ -52,7 +52,14 @@ export async function findPayment(db: Kysely<Schema>, id: string): Promise<Payme
   return row ? toPayment(row) : null;
 }
 
-const paymentById = prepared((db: Kysely<Schema>, p: { id: string }) => db.selectFrom("payments").selectAll().where("id", "=", p.id));
+/**
+ * The columns a Payment is made of, named: a statement that selects `*` is not prepared (a
+ * migration may change its result type), and the confirmation reads a payment at every checkout.
+ */
+const PAYMENT_COLUMNS = ["id", "user_id", "gateway", "amount", "basket", "status", "client_secret_hash", "created"] as const;
+type PaymentRow = Pick<Selectable<PaymentsTable>, (typeof PAYMENT_COLUMNS)[number]>;
+
+const paymentById = prepared((db: Kysely<Schema>, p: { id: string }) => db.selectFrom("payments").select(PAYMENT_COLUMNS).where("id", "=", p.id));
 
 /** How many stock reservations a payment has, and how many of them still hold their units now. */
 export interface PaymentHolds {
@@ -72,13 +79,13 @@ export async function findPaymentWithHolds(db: Kysely<Schema>, id: string, now: 
 const paymentWithHolds = prepared((db: Kysely<Schema>, p: { id: string; now: number }) =>
   db
     .selectFrom("payments")
-    .selectAll()
+    .select(PAYMENT_COLUMNS)
     .select(sql<number | string>`(select count(*) from reservations r where r.payment_id = payments.id)`.as("holds_total"))
     .select(sql<number | string>`(select count(*) from reservations r where r.payment_id = payments.id and r.state = 'held' and r.expires_at > ${p.now})`.as("holds_live"))
     .where("id", "=", p.id),
 );
 
-function toPayment(row: Selectable<PaymentsTable>): Payment {
+function toPayment(row: PaymentRow): Payment {
   return {
     id: row.id,
     userId: row.user_id,
