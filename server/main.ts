@@ -65,7 +65,7 @@ async function main() {
 
   // Before the database, whose queries it traces; loads nothing unless an OTLP endpoint is set.
   const tracing = await startTracing(config, log);
-  const database = openDatabase(databaseTarget(config), { trace: tracing.enabled ? tracing.traceQuery : undefined });
+  const database = openDatabase(databaseTarget(config), { trace: tracing.enabled ? tracing.traceQuery : undefined, log });
   const applied = await migrateToLatest(database);
   if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
   const services = await createServices(config, log, database, { tracing });

@@ -110,7 +110,7 @@ export async function createServices(
   // Only the database catalogue changes through the shop: others need no LISTEN connection.
   const ownCatalogue = !overrides.catalogue && !config.CATALOGUE_URL;
   const catalogueEvents: CatalogueEvents =
-    ownCatalogue && database.driver.engine === "postgres" ? new PostgresCatalogueEvents(database.driver.pool.options, log) : new InProcessCatalogueEvents(database.afterCommit);
+    ownCatalogue && database.driver.engine === "postgres" ? new PostgresCatalogueEvents(database.driver.notifications, log) : new InProcessCatalogueEvents(database.afterCommit);
   // The catalogue lives in the shop's database unless CATALOGUE_URL names a remote one (stock untracked there).
   const databaseCatalogue = ownCatalogue ? await DatabaseCatalogue.open(database, catalogueEvents, log) : null;
   const catalogue = overrides.catalogue ?? databaseCatalogue ?? createCatalogue(config, log, {}, metrics);
@@ -121,7 +121,7 @@ export async function createServices(
       ? await StripeGateway.create({ secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, api: overrides.stripeApi })
       : new TestGateway(database.db);
   const orderEvents: OrderEvents =
-    database.driver.engine === "postgres" ? new PostgresOrderEvents(database.driver.pool.options, log) : new InProcessOrderEvents(database.afterCommit);
+    database.driver.engine === "postgres" ? new PostgresOrderEvents(database.driver.notifications, log) : new InProcessOrderEvents(database.afterCommit);
   const orders = new OrdersService(database.db, orderEvents);
   const orderFeed = new OrderFeed(orders, orderEvents, log);
   const paymentGateway = instrumentedGateway(gateway, metrics);

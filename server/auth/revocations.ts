@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { AppDatabase } from "../db/database.ts";
-import { PostgresListener } from "../db/listener.ts";
+import type { Listening } from "../db/listener.ts";
 import type { Logger } from "../log.ts";
 
 const CHANNEL = "storefront_session_revocations";
@@ -17,7 +17,7 @@ const CHANNEL = "storefront_session_revocations";
  */
 export class SessionRevocations {
   private readonly revoked = new Map<string, number>();
-  private readonly listener: PostgresListener | null;
+  private readonly listener: Listening | null;
 
   constructor(
     private readonly database: AppDatabase,
@@ -28,7 +28,7 @@ export class SessionRevocations {
     const { driver } = database;
     this.listener =
       driver.engine === "postgres"
-        ? new PostgresListener(driver.pool.options, CHANNEL, { onMessage: (payload) => this.onMessage(payload), onListening: () => this.load() }, log)
+        ? driver.notifications.listen(CHANNEL, { onMessage: (payload) => this.onMessage(payload), onListening: () => this.load() })
         : null;
   }
 

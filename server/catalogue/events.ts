@@ -1,7 +1,6 @@
 import type { Transaction } from "kysely";
-import type pg from "pg";
 import { Broadcast } from "../db/broadcast.ts";
-import { PostgresListener } from "../db/listener.ts";
+import type { Listening, PostgresNotifications } from "../db/listener.ts";
 import { notifyAtCommit } from "../db/postgres-driver.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
@@ -75,16 +74,16 @@ export class InProcessCatalogueEvents implements CatalogueEvents {
 const CHANNEL = "storefront_catalogue";
 
 /**
- * PostgreSQL: `pg_notify` in the transaction (delivered on commit only), one listening connection
- * per process (db/listener.ts), re-established after the database restarts; then listeners hear
+ * PostgreSQL: `pg_notify` in the transaction (delivered on commit only), heard on the process's
+ * listening connection (db/listener.ts), re-established after the database restarts; then listeners hear
  * `ids: null`, since notifications sent meanwhile are lost.
  */
 export class PostgresCatalogueEvents implements CatalogueEvents {
   private readonly subscribers = new Broadcast<CatalogueChanged>();
-  private readonly listener: PostgresListener;
+  private readonly listener: Listening;
   private listenedBefore = false;
 
-  constructor(connection: pg.ClientConfig, log: Logger) {
+  constructor(notifications: PostgresNotifications, log: Logger) {
     const onMessage = (payload: string) => {
       try {
         const { ids, figures } = JSON.parse(payload) as { ids: unknown; figures?: unknown };
@@ -101,7 +100,7 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
       }
       this.listenedBefore = true;
     };
-    this.listener = new PostgresListener(connection, CHANNEL, { onMessage, onListening }, log);
+    this.listener = notifications.listen(CHANNEL, { onMessage, onListening });
   }
 
   async publish(trx: Transaction<Schema>, event: CataloguePublished): Promise<void> {

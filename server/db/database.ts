@@ -3,17 +3,22 @@ import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { type Dialect, Kysely, SqliteDialect, sql } from "kysely";
 import pg from "pg";
+import { createLogger, type Logger } from "../log.ts";
 import type { Traced } from "../observability/port.ts";
 import { tracedDialect } from "../observability/traced-dialect.ts";
 import { SqliteGroupCommit, walSync } from "./group-commit.ts";
 import { SharedServerPostgresDialect } from "./introspection.ts";
+import { PostgresNotifications } from "./listener.ts";
 import { PipelinedPostgresDriver } from "./postgres-driver.ts";
 import type { Schema } from "./schema.ts";
 
 export type Engine = "sqlite" | "postgres";
 
-/** The driver under Kysely: LISTEN/NOTIFY needs the pool (better-auth shares our Kysely, not this). */
-export type DatabaseDriver = { engine: "sqlite"; database: SqliteDatabase.Database } | { engine: "postgres"; pool: pg.Pool };
+/**
+ * The driver under Kysely (better-auth shares our Kysely, not this). On PostgreSQL, `notifications`
+ * is the database's one LISTEN connection, which every channel of the process shares.
+ */
+export type DatabaseDriver = { engine: "sqlite"; database: SqliteDatabase.Database } | { engine: "postgres"; pool: pg.Pool; notifications: PostgresNotifications };
 
 export interface AppDatabase {
   readonly engine: Engine;
@@ -41,10 +46,13 @@ export function databaseTarget(config: { DATABASE_URL?: string; DATABASE_POOL_SI
     : { engine: "sqlite", file: path.join(config.DATA_DIR, "storefront.sqlite") };
 }
 
-/** `trace`: every query in a child span of the current one (tracing on; see observability/traced-dialect.ts). */
-export function openDatabase(target: DatabaseTarget, options: { trace?: Traced } = {}): AppDatabase {
+/**
+ * `trace`: every query in a child span of the current one (tracing on; see
+ * observability/traced-dialect.ts). `log`: where a lost notification connection is told (none by default).
+ */
+export function openDatabase(target: DatabaseTarget, options: { trace?: Traced; log?: Logger } = {}): AppDatabase {
   const dialect = (engine: Engine, inner: Dialect) => (options.trace ? tracedDialect(inner, engine, options.trace) : inner);
-  return target.engine === "sqlite" ? openSqlite(target.file, dialect) : openPostgres(target, dialect);
+  return target.engine === "sqlite" ? openSqlite(target.file, dialect) : openPostgres(target, dialect, options.log ?? createLogger({ NODE_ENV: "production", LOG_LEVEL: "silent" }));
 }
 
 type DialectFor = (engine: Engine, inner: Dialect) => Dialect;
@@ -87,7 +95,7 @@ function createPrivately(file: string): void {
   fs.closeSync(fs.openSync(file, "a", 0o600));
 }
 
-function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>, dialect: DialectFor): AppDatabase {
+function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>, dialect: DialectFor, log: Logger): AppDatabase {
   const pool = new pg.Pool({
     connectionString: target.url,
     max: target.maxConnections ?? 10,
@@ -110,8 +118,16 @@ function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>, d
     createDriver: () => new PipelinedPostgresDriver(pool),
   };
   const db = new Kysely<Schema>({ dialect: dialect("postgres", inner) });
+  const notifications = new PostgresNotifications(pool.options, log);
   // PostgreSQL delivers its notifications on commit itself.
-  return withCommon({ engine: "postgres", pool }, db, (callback) => setImmediate(callback));
+  const database = withCommon({ engine: "postgres", pool, notifications }, db, (callback) => setImmediate(callback));
+  return {
+    ...database,
+    async close() {
+      await notifications.close();
+      await database.close();
+    },
+  };
 }
 
 function withCommon(driver: DatabaseDriver, db: Kysely<Schema>, afterCommit: AppDatabase["afterCommit"]): AppDatabase {

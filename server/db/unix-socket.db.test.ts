@@ -60,7 +60,8 @@ describe.skipIf(!socket)("PostgreSQL through its Unix socket (DATABASE_URL ?host
       // No server address: the session is on the Unix socket, not TCP.
       const { rows } = await sql<{ address: string | null }>`select inet_server_addr() as address`.execute(database.db);
       expect(rows).toEqual([{ address: null }]);
-      const events = new PostgresCatalogueEvents(database.driver.engine === "postgres" ? database.driver.pool.options : {}, memoryLogger().log);
+      if (database.driver.engine !== "postgres") throw new Error("DATABASE_URL names PostgreSQL");
+      const events = new PostgresCatalogueEvents(database.driver.notifications, memoryLogger().log);
       cleanups.push(() => events.close());
       await events.listening();
       const heard: Array<number[] | null> = [];

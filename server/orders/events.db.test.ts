@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { describe, expect, inject, it } from "vitest";
 import { relay } from "../../test/support/faults.ts";
 import { openDatabase } from "../db/database.ts";
+import { PostgresNotifications } from "../db/listener.ts";
 import { createLogger } from "../log.ts";
 import { type OrderEvent, PostgresOrderEvents } from "./events.ts";
 
@@ -16,7 +17,8 @@ describe.skipIf(!url)("PostgreSQL order events", () => {
     const relayed = new URL(url!);
     relayed.hostname = "127.0.0.1";
     relayed.port = String(proxy.port);
-    const events = new PostgresOrderEvents({ connectionString: relayed.href }, createLogger({ NODE_ENV: "test", LOG_LEVEL: "silent" }));
+    const silent = createLogger({ NODE_ENV: "test", LOG_LEVEL: "silent" });
+    const events = new PostgresOrderEvents(new PostgresNotifications({ connectionString: relayed.href }, silent), silent);
     const database = openDatabase({ engine: "postgres", url: url!, maxConnections: 1 });
     const seen: OrderEvent[] = [];
     events.subscribe((event) => seen.push(event));
@@ -42,7 +44,8 @@ describe.skipIf(!url)("PostgreSQL order events", () => {
 
   it("leaves no LISTEN connection behind when it is closed while it first connects", async () => {
     const name = `events-close-${process.pid}-${Date.now()}`;
-    const events = new PostgresOrderEvents({ connectionString: url!, application_name: name }, createLogger({ NODE_ENV: "test", LOG_LEVEL: "silent" }));
+    const silent = createLogger({ NODE_ENV: "test", LOG_LEVEL: "silent" });
+    const events = new PostgresOrderEvents(new PostgresNotifications({ connectionString: url!, application_name: name }, silent), silent);
     await events.close(); // the first connect is still on its way
     await events.listening(); // ...and has now finished, one way or the other
     const database = openDatabase({ engine: "postgres", url: url!, maxConnections: 1 });

@@ -1,7 +1,6 @@
 import type { Transaction } from "kysely";
-import type pg from "pg";
 import { Broadcast } from "../db/broadcast.ts";
-import { PostgresListener } from "../db/listener.ts";
+import type { Listening, PostgresNotifications } from "../db/listener.ts";
 import { notifyAtCommit } from "../db/postgres-driver.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
@@ -59,16 +58,16 @@ const CHANNEL = "storefront_orders";
 
 /**
  * PostgreSQL: `pg_notify` inside the fulfilment transaction (PostgreSQL delivers it only on
- * commit), one listening connection per process (db/listener.ts), re-established after the
+ * commit), heard on the process's listening connection (db/listener.ts), re-established after the
  * database restarts; each time it is, listeners are told to resync, since notifications sent
  * meanwhile are lost.
  */
 export class PostgresOrderEvents implements OrderEvents {
   private readonly subscribers = new Broadcast<OrderEvent>();
-  private readonly listener: PostgresListener;
+  private readonly listener: Listening;
   private listenedBefore = false;
 
-  constructor(connection: pg.ClientConfig, log: Logger) {
+  constructor(notifications: PostgresNotifications, log: Logger) {
     const onMessage = (payload: string) => {
       try {
         const { type, userId, orderId } = JSON.parse(payload) as { type?: string; userId: string; orderId: string };
@@ -84,7 +83,7 @@ export class PostgresOrderEvents implements OrderEvents {
       }
       this.listenedBefore = true;
     };
-    this.listener = new PostgresListener(connection, CHANNEL, { onMessage, onListening }, log);
+    this.listener = notifications.listen(CHANNEL, { onMessage, onListening });
   }
 
   /** `pg_notify` inside the transaction: PostgreSQL delivers it only on commit. */
