@@ -1,3 +1,4 @@
+import net from "node:net";
 import { sql } from "kysely";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { testApp } from "../../test/support/app.ts";
@@ -84,6 +85,23 @@ describe.skipIf(!url)("PostgreSQL notifications", () => {
     await notify(db, "test_lost_b", "after");
     await expect.poll(() => heard).toEqual(["test_lost_b: after"]);
   }, 30_000);
+
+  it("closes at once while its connection is still being made, to a server that never answers", async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    });
+    const hub = new PostgresNotifications({ host: "127.0.0.1", port: (silent.address() as net.AddressInfo).port, user: "postgres" }, memoryLogger().log);
+    const listening = hub.listen("test_never", { onMessage: () => {}, onListening: async () => {} });
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the connection is on its way
+    const started = performance.now();
+    await hub.close();
+    await listening.ready;
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
 
   it("gives the shop one LISTEN connection for its catalogue, orders and session revocations", async () => {
     const schema = await createPostgresSchema("listen");

@@ -2,6 +2,8 @@ import pg from "pg";
 import type { Logger } from "../log.ts";
 
 const RECONNECT_MAX_MS = 10_000;
+/** How long a connection may take to be made, unless the settings say (the pool's do: database.ts). */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 export interface ChannelHandlers {
   /** Each notification's payload. */
@@ -40,6 +42,8 @@ export class PostgresNotifications {
   private readonly subscriptions = new Set<Subscription>();
   /** The connection, from the moment it is made; null while there is none. */
   private client: pg.Client | null = null;
+  /** The connection while it is still being made. */
+  private connecting: pg.Client | null = null;
   private closed = false;
   private retryMs = 250;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -66,8 +70,10 @@ export class PostgresNotifications {
     clearTimeout(this.retryTimer);
     for (const subscription of this.subscriptions) subscription.settle();
     this.subscriptions.clear();
-    await this.syncing;
-    await this.disconnect();
+    // A connection still being made is not waited for: pg ends it only when its attempt times
+    // out, and never settles that attempt (nor the step waiting for it, which stops there).
+    if (this.client && this.client === this.connecting) void this.disconnect();
+    else await this.disconnect();
   }
 
   private async unlisten(subscription: Subscription): Promise<void> {
@@ -86,7 +92,8 @@ export class PostgresNotifications {
 
   /** Runs `work` (by default: connect and listen for everyone not yet listening) after what is under way. */
   private sync(work: () => Promise<void> = () => this.listenAll()): Promise<void> {
-    this.syncing = this.syncing.then(work, work);
+    // Each step handles its own failures; one that escapes is told, and the next step still runs.
+    this.syncing = this.syncing.then(work).catch((error: unknown) => this.log.error({ err: error }, "notification connection: unexpected failure"));
     return this.syncing;
   }
 
@@ -98,7 +105,7 @@ export class PostgresNotifications {
     try {
       if (!client) {
         // The pool's settings, but one query at a time: LISTEN needs no pipelining (database.ts).
-        client = this.client = new pg.Client({ ...this.connection, pipeline: false });
+        client = this.client = new pg.Client({ connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...this.connection, pipeline: false });
         const made = client;
         made.on("error", (error) => this.lost(made, error));
         made.on("end", () => this.lost(made, null));
@@ -106,7 +113,12 @@ export class PostgresNotifications {
           if (!payload) return;
           for (const subscription of this.subscriptions) if (subscription.channel === channel) subscription.handlers.onMessage(payload);
         });
-        await made.connect();
+        this.connecting = made;
+        try {
+          await made.connect();
+        } finally {
+          if (this.connecting === made) this.connecting = null;
+        }
       }
       // LISTEN on a channel already listened to changes nothing.
       await client.query([...new Set(waiting.map((subscription) => subscription.channel))].map((channel) => `listen ${channel}`).join("; "));
