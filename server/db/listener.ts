@@ -143,10 +143,7 @@ export class PostgresNotifications {
     const client = this.client;
     this.client = null;
     for (const subscription of this.subscriptions) subscription.listening = false;
-    if (client) await this.discard(client);
-  }
-
-  private async discard(client: pg.Client): Promise<void> {
+    if (!client) return;
     client.removeAllListeners("end");
     client.removeAllListeners("notification");
     await client.end().catch(() => {});
@@ -155,10 +152,8 @@ export class PostgresNotifications {
   /** The connection dropped (or failed): everyone listens again on a new one. */
   private lost(client: pg.Client, error: unknown): void {
     if (this.closed || this.client !== client) return;
-    this.client = null;
     const wasListening = [...this.subscriptions].some((subscription) => subscription.listening);
-    for (const subscription of this.subscriptions) subscription.listening = false;
-    void this.discard(client);
+    void this.disconnect();
     this.retry(error, wasListening);
   }
 

@@ -19,11 +19,13 @@ export function nginxBinary(): string | null {
 export function nginxForTest(what: string): string | null {
   const nginx = nginxBinary();
   if (nginx) return nginx;
-  const why = "nginx is not installed (Debian: apt-get install -y nginx; .ci/run installs it)";
-  if (process.env.REQUIRE_NGINX === "1") throw new Error(`REQUIRE_NGINX=1 but ${why}`);
-  console.log(`${what} skipped: ${why}.`);
+  if (process.env.REQUIRE_NGINX === "1") throw new Error(`REQUIRE_NGINX=1 but ${NO_NGINX}`);
+  console.log(`${what} skipped: ${NO_NGINX}.`);
   return null;
 }
+
+/** Why a test that needs nginx is skipped. */
+export const NO_NGINX = "nginx is not installed (Debian: apt-get install -y nginx; .ci/run installs it)";
 
 /** nginx's arguments for `dir`/nginx.conf, with `dir` as its prefix and its error log there. */
 function nginxArgs(dir: string): string[] {

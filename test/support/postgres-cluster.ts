@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { type Cluster, nginxBinary, startCluster } from "./local-cluster.ts";
+import { type Cluster, NO_NGINX, nginxForTest, startCluster } from "./local-cluster.ts";
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
@@ -31,21 +31,19 @@ export interface PostgresCluster {
  * (CI) makes a missing nginx a failure.
  */
 export async function postgresCluster(what: string, env: Record<string, string> = {}): Promise<PostgresCluster> {
+  const skip = (skipped: string): PostgresCluster => ({ cluster: null, skipped, close: async () => {} });
+  if (!nginxForTest(what)) return skip(NO_NGINX);
   const schema = `e2e_${randomBytes(5).toString("hex")}`;
-  let skipped = "";
-  if (!nginxBinary()) {
-    if (process.env.REQUIRE_NGINX === "1") throw new Error("REQUIRE_NGINX=1 but nginx is not installed");
-    skipped = "nginx is not installed (Debian: apt-get install -y nginx)";
-  } else if (!(await run(`create schema ${schema}`))) skipped = `no PostgreSQL answers at ${DATABASE_URL}`;
-  if (skipped) {
+  if (!(await run(`create schema ${schema}`))) {
+    const skipped = `no PostgreSQL answers at ${DATABASE_URL}`;
     console.log(`${what} skipped: ${skipped}.`);
-    return { cluster: null, skipped, close: async () => {} };
+    return skip(skipped);
   }
   const databaseUrl = `${DATABASE_URL}${DATABASE_URL.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const cluster = await startCluster({ databaseUrl, env: { AUTH_RATE_LIMIT_MAX: "1000", ...env } });
   return {
     cluster,
-    skipped,
+    skipped: "",
     async close() {
       await cluster.close();
       await run(`drop schema ${schema} cascade`);
