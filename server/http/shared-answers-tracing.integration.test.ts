@@ -44,4 +44,6 @@ it("exports the span of a shared answer (catalogue API, cached page) and names i
     const line = await eventually(() => server.logs.find((record) => record.msg === "request" && record.requestId === id), (record) => record !== undefined);
     expect(line).toMatchObject({ route, status: 200, traceId });
   }
+  // OTLP/HTTP protobuf, the specification's default protocol (tracing.db.test.ts runs JSON).
+  expect(new Set(receiver.contentTypes)).toEqual(new Set(["application/x-protobuf"]));
 }, 60_000);

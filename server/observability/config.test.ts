@@ -57,7 +57,10 @@ describe("the standard OpenTelemetry variables", () => {
   it("refuse what the shop cannot do, never printing the collector's credentials", () => {
     expect(() => loadConfig({ OTEL_TRACES_SAMPLER: "jaeger_remote" })).toThrow(/^Invalid environment variable OTEL_TRACES_SAMPLER: must be always_on/);
     expect(() => loadConfig({ OTEL_TRACES_SAMPLER_ARG: "2" })).toThrow(/^Invalid environment variable OTEL_TRACES_SAMPLER_ARG: must be a ratio from 0 to 1/);
-    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toThrow(/^Invalid environment variable OTEL_EXPORTER_OTLP_PROTOCOL: must be http\/json/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" })).toThrow(/^Invalid environment variable OTEL_EXPORTER_OTLP_PROTOCOL: must be http\/protobuf or http\/json/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "grpc" })).toThrow(/^Invalid environment variable OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: must be http\/protobuf or http\/json/);
+    // The specification's default, and JSON when asked.
+    expect(loadConfig({}).OTEL_EXPORTER_OTLP_PROTOCOL).toBe("http/protobuf");
     expect(loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }).OTEL_EXPORTER_OTLP_PROTOCOL).toBe("http/json");
     let message = "";
     try {

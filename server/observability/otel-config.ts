@@ -2,6 +2,7 @@ import { z } from "zod";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
 const positiveInt = z.coerce.number().int().positive();
+const otlpProtocol = z.enum(["http/protobuf", "http/json"], { error: "must be http/protobuf or http/json (the shop exports OTLP over HTTP)" });
 
 /** "key1=value1,key2=value2" (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES), values percent-encoded. */
 const keyValueList = z.string().transform((text, context) => {
@@ -35,9 +36,10 @@ export const otelVariables = {
   OTEL_EXPORTER_OTLP_TRACES_HEADERS: keyValueList.default({}),
   OTEL_EXPORTER_OTLP_TIMEOUT: positiveInt.default(10_000),
   OTEL_EXPORTER_OTLP_COMPRESSION: z.enum(["gzip", "none"], { error: "must be gzip or none" }).default("none"),
-  // JSON is what the shop sends; naming another protocol is a mistake to hear about at start.
-  OTEL_EXPORTER_OTLP_PROTOCOL: z.literal("http/json", { error: "must be http/json (the shop exports OTLP/HTTP with JSON)" }).optional(),
-  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z.literal("http/json", { error: "must be http/json (the shop exports OTLP/HTTP with JSON)" }).optional(),
+  // OTLP/HTTP with protobuf (the specification's default) or JSON; gRPC, which the shop does not
+  // speak, is a mistake to hear about at start. The traces' own variable wins over the general one.
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.default("http/protobuf"),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
   OTEL_RESOURCE_ATTRIBUTES: keyValueList.default({}),
   OTEL_SDK_DISABLED: z.enum(["true", "false"], { error: "must be true or false" }).default("false").transform((v) => v === "true"),

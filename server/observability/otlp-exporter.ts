@@ -1,4 +1,5 @@
 import { OtlpSender } from "./otlp-sender.ts";
+import { envelope, serverTail, type SpanHead, spanFieldSize, tailOf, writeSpanField } from "./otlp-protobuf.ts";
 import type { SpanAttributes } from "./port.ts";
 
 /** A finished span, as the exporter takes it. Times are epoch milliseconds (fractions allowed). */
@@ -16,8 +17,13 @@ export interface FinishedSpan {
   error?: string;
 }
 
+/** OTEL_EXPORTER_OTLP_PROTOCOL's values the shop speaks: binary protobuf (the default) or JSON. */
+export type OtlpProtocol = "http/protobuf" | "http/json";
+
 export interface OtlpExporterOptions {
   url: string;
+  /** How spans are written (otlp-protobuf.ts, or the JSON here); http/json when not given. */
+  protocol?: OtlpProtocol;
   headers: Record<string, string>;
   timeoutMs: number;
   compression: "gzip" | "none";
@@ -121,17 +127,19 @@ export function spanJson(span: FinishedSpan): string {
  */
 interface Batch {
   bytes: Buffer;
+  /** Where the export request starts: 0 in JSON; in protobuf, where its envelope was written once the spans' length was known. */
+  start: number;
   length: number;
   spans: number;
 }
 
-/** A batch's room: a span of the catalogue API is about 400 bytes; a long statement's can be several KB. */
+/** A batch's room: a span of the catalogue API is about 400 bytes in JSON, 150 in protobuf; a long statement's can be several KB. */
 const BATCH_BYTES = 256 * 1024;
 const SUFFIX = "]}]}]}";
 
 /**
- * Spans to an OTLP/HTTP (JSON) endpoint, batched like the SDK's BatchSpanProcessor: a span is
- * written as JSON into a batch buffer the moment it ends, and the batch is sent once it is full or
+ * Spans to an OTLP/HTTP endpoint, batched like the SDK's BatchSpanProcessor: a span is written
+ * (protobuf or JSON) into a batch buffer the moment it ends, and the batch is sent once it is full or
  * the schedule delay has passed, one request at a time, from a worker thread (otlp-sender.ts). The
  * buffer lives outside V8's heap: spans kept as objects or strings until their batch goes would
  * survive the young generation's collections and be copied into the old one, which cost more than
@@ -142,8 +150,13 @@ const SUFFIX = "]}]}]}";
  * a failed export is dropped (no retry: the next batch is already coming) and says so.
  */
 export class OtlpExporter {
-  /** The export request's opening JSON (the resource), which starts every batch's buffer. */
+  /**
+   * What starts every batch's buffer: in JSON the export request's opening (the resource); in
+   * protobuf room for the envelope, whose lengths are known only once the batch is full.
+   */
   private readonly prefix: Buffer;
+  /** Protobuf: the envelope ahead of a batch's spans, given their length (null in JSON). */
+  private readonly envelope: ((spansLength: number) => Buffer) | null;
   /** Buffers of BATCH_BYTES whose batch has gone, to fill again. */
   private readonly spare: Buffer[] = [];
   private filling: Batch;
@@ -156,45 +169,83 @@ export class OtlpExporter {
   private readonly sender: OtlpSender;
 
   constructor(private readonly options: OtlpExporterOptions) {
-    const { url, headers, timeoutMs, compression } = options;
-    this.prefix = Buffer.from(`{"resourceSpans":[{"resource":{"attributes":${keyValues(options.resource)}},"scopeSpans":[{"scope":{"name":"storefront"},"spans":[`);
-    this.sender = new OtlpSender({ url, headers, timeoutMs, compression });
+    const { url, headers, timeoutMs, compression, protocol = "http/json" } = options;
+    if (protocol === "http/protobuf") {
+      this.envelope = envelope(options.resource);
+      // The envelope at its longest: every length a five-byte varint.
+      this.prefix = Buffer.alloc(this.envelope(2 ** 31).length);
+    } else {
+      this.envelope = null;
+      this.prefix = Buffer.from(`{"resourceSpans":[{"resource":{"attributes":${keyValues(options.resource)}},"scopeSpans":[{"scope":{"name":"storefront"},"spans":[`);
+    }
+    this.sender = new OtlpSender({ url, headers, timeoutMs, compression, contentType: protocol === "http/protobuf" ? "application/x-protobuf" : "application/json" });
     this.filling = this.newBatch(0);
     this.timer = setInterval(() => this.flush(), options.scheduleDelayMs).unref();
   }
 
-  /** Queues one span, written as OTLP JSON (spanJson, or serverSpanJson for a request's). */
+  /** Queues a request's span (serverSpanJson's, or its protobuf). */
+  addServerSpan(span: SpanHead, method: string, route: string, status: number): void {
+    if (this.envelope) this.addProtobuf(span, serverTail(method, route, status));
+    else this.add(serverSpanJson(span, method, route, status));
+  }
+
+  /** Queues any span (spanJson's, or its protobuf). */
+  addSpan(span: FinishedSpan): void {
+    if (this.envelope) this.addProtobuf(span, tailOf(span));
+    else this.add(spanJson(span));
+  }
+
+  /** Queues one span written as OTLP JSON (spanJson, or serverSpanJson for a request's); on a JSON exporter only. */
   add(json: string): void {
-    if (this.queued >= this.options.maxQueueSize) {
-      this.dropped++;
-      return;
-    }
+    if (this.envelope) throw new Error("this exporter writes protobuf");
     // At most 3 bytes of UTF-8 per UTF-16 unit, a comma, and the closing JSON.
-    const room = json.length * 3 + 1 + SUFFIX.length;
-    let batch = this.filling;
-    if (batch.length + room > batch.bytes.length) {
-      this.closeBatch(room);
-      batch = this.filling;
-    }
+    const batch = this.batchWithRoom(json.length * 3 + 1 + SUFFIX.length);
+    if (!batch) return;
     if (batch.spans > 0) batch.bytes[batch.length++] = 0x2c;
     batch.length += batch.bytes.write(json, batch.length);
+    this.added(batch);
+  }
+
+  private addProtobuf(span: SpanHead, tail: Buffer): void {
+    const batch = this.batchWithRoom(spanFieldSize(span, tail));
+    if (!batch) return;
+    batch.length = writeSpanField(batch.bytes, batch.length, span, tail);
+    this.added(batch);
+  }
+
+  /** The batch to write a span of at most `room` bytes into (a new one when this one is full); null when the queue is full. */
+  private batchWithRoom(room: number): Batch | null {
+    if (this.queued >= this.options.maxQueueSize) {
+      this.dropped++;
+      return null;
+    }
+    if (this.filling.length + room > this.filling.bytes.length) this.closeBatch(room);
+    return this.filling;
+  }
+
+  private added(batch: Batch): void {
     batch.spans++;
     this.queued++;
     if (batch.spans >= this.options.maxBatchSize) this.closeBatch(0);
   }
 
-  /** A batch to fill, its buffer starting with the export request's opening JSON, with room for `room` bytes more. */
+  /** A batch to fill, its buffer starting with the prefix, with room for `room` bytes more. */
   private newBatch(room: number): Batch {
     const size = this.prefix.length + room;
     const bytes = size <= BATCH_BYTES ? (this.spare.pop() ?? Buffer.from(new SharedArrayBuffer(BATCH_BYTES))) : Buffer.from(new SharedArrayBuffer(size));
-    return { bytes, length: this.prefix.copy(bytes, 0), spans: 0 };
+    return { bytes, start: 0, length: this.prefix.copy(bytes, 0), spans: 0 };
   }
 
   /** Puts the batch being filled in line to be sent, and starts another with room for at least `room` bytes. */
   private closeBatch(room: number): void {
     const batch = this.filling;
     if (batch.spans > 0) {
-      batch.length += batch.bytes.write(SUFFIX, batch.length, "latin1");
+      if (this.envelope) {
+        // The envelope goes right ahead of the spans, in the room left for it.
+        const head = this.envelope(batch.length - this.prefix.length);
+        batch.start = this.prefix.length - head.length;
+        head.copy(batch.bytes, batch.start);
+      } else batch.length += batch.bytes.write(SUFFIX, batch.length, "latin1");
       this.full.push(batch);
     }
     this.filling = batch.spans > 0 || batch.bytes.length < this.prefix.length + room ? this.newBatch(room) : batch;
@@ -218,7 +269,7 @@ export class OtlpExporter {
     if (this.full.length === 0 && this.filling.spans > 0) this.closeBatch(0);
     const batch = this.full.shift();
     if (!batch) return;
-    this.sending = this.sender.send(batch.bytes.subarray(0, batch.length))
+    this.sending = this.sender.send(batch.bytes.subarray(batch.start, batch.length))
       .catch((error: unknown) => this.options.onProblem({ reason: error instanceof Error ? error.message : String(error), spans: batch.spans }))
       .finally(() => {
         this.queued -= batch.spans;

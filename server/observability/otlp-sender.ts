@@ -5,6 +5,8 @@ export interface OtlpSenderOptions {
   headers: Record<string, string>;
   timeoutMs: number;
   compression: "gzip" | "none";
+  /** application/x-protobuf or application/json (OTEL_EXPORTER_OTLP_PROTOCOL). */
+  contentType: string;
 }
 
 /**
@@ -18,7 +20,7 @@ const { parentPort, workerData } = require("node:worker_threads");
 const http = require("node:http");
 const https = require("node:https");
 const zlib = require("node:zlib");
-const { url, headers, timeoutMs, compression } = workerData;
+const { url, headers, timeoutMs, compression, contentType } = workerData;
 const target = new URL(url);
 const transport = target.protocol === "https:" ? https : http;
 const agent = new transport.Agent({ keepAlive: true, maxSockets: 1 });
@@ -56,7 +58,7 @@ function post(body, sent) {
 parentPort.on("message", async ({ id, memory, offset, length }) => {
   try {
     let body = Buffer.from(memory, offset, length);
-    const sent = { ...headers, "Content-Type": "application/json" };
+    const sent = { ...headers, "Content-Type": contentType };
     if (compression === "gzip") {
       body = zlib.gzipSync(body);
       sent["Content-Encoding"] = "gzip";

@@ -3,12 +3,12 @@
 // Why not the OpenTelemetry SDK: with it, tracing every request cost the catalogue API a quarter of
 // its requests per second (docs/BENCHMARKS.md: an SDK span, its JSON export and their garbage, 30 to
 // 45 µs per request on a path that costs about 110 µs). This records the same spans with the same
-// wire format (OTLP/HTTP JSON, W3C trace context, the standard OTEL_* variables) for a few µs: a
-// span is a few strings while it runs and one JSON string once it ends.
+// wire formats (OTLP/HTTP protobuf or JSON, W3C trace context, the standard OTEL_* variables) for a
+// few µs: a span is a few strings while it runs, written into its batch's buffer once it ends.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Logger } from "../log.ts";
 import { resourceAttributes, type TracingConfig } from "./otel-config.ts";
-import { OtlpExporter, serverSpanJson, spanJson } from "./otlp-exporter.ts";
+import { OtlpExporter } from "./otlp-exporter.ts";
 import type { Traced } from "./port.ts";
 import { newSpanId, newTraceId, parseTraceparent, sampler, type SpanContext } from "./trace-context.ts";
 import type { RequestResponse, RequestSpan, Tracing } from "./tracing.ts";
@@ -28,6 +28,7 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
     headers: { ...config.OTEL_EXPORTER_OTLP_HEADERS, ...config.OTEL_EXPORTER_OTLP_TRACES_HEADERS },
     timeoutMs: config.OTEL_EXPORTER_OTLP_TIMEOUT,
     compression: config.OTEL_EXPORTER_OTLP_COMPRESSION,
+    protocol: config.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? config.OTEL_EXPORTER_OTLP_PROTOCOL,
     scheduleDelayMs: config.OTEL_BSP_SCHEDULE_DELAY,
     maxQueueSize: config.OTEL_BSP_MAX_QUEUE_SIZE,
     maxBatchSize: Math.min(config.OTEL_BSP_MAX_EXPORT_BATCH_SIZE, config.OTEL_BSP_MAX_QUEUE_SIZE),
@@ -74,9 +75,7 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
           throw caught;
         } finally {
           leave();
-          exporter.add(
-            spanJson({ traceId, spanId: span.spanId, parentSpanId: parent?.spanId, traceState: span.traceState, name, kind: "client", startMs, endMs: now(), attributes, error }),
-          );
+          exporter.addSpan({ traceId, spanId: span.spanId, parentSpanId: parent?.spanId, traceState: span.traceState, name, kind: "client", startMs, endMs: now(), attributes, error });
         }
       });
     };
@@ -94,7 +93,7 @@ export function startOtlpTracing(config: TracingConfig, url: string, log: Logger
       finish(method, route, status) {
         if (!context.sampled) return;
         const { spanId, traceState } = context;
-        exporter.add(serverSpanJson({ traceId, spanId, parentSpanId: parent?.spanId, traceState, startMs, endMs: now() }, method, route, status));
+        exporter.addServerSpan({ traceId, spanId, parentSpanId: parent?.spanId, traceState, startMs, endMs: now() }, method, route, status);
       },
     };
     return { context, span };

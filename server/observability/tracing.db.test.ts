@@ -51,6 +51,8 @@ describe.each(testEngines())("tracing on %s", (engine) => {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_SERVICE_NAME: "storefront-test",
       OTEL_BSP_SCHEDULE_DELAY: "50",
+      // JSON here, protobuf (the default) in shared-answers-tracing.integration.test.ts: both protocols end to end.
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
     });
     cleanups.push(() => server.stop("SIGKILL"));
 
@@ -117,5 +119,6 @@ describe.each(testEngines())("tracing on %s", (engine) => {
       // Every span of this trace hangs from this request.
       expect(all.filter((s) => s.traceId === id && s.kind !== SERVER_KIND).every((s) => s.parentSpanId === requests[0]!.spanId)).toBe(true);
     }
+    expect(new Set(receiver.contentTypes)).toEqual(new Set(["application/json"]));
   }, 60_000);
 });
