@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 /** A server span's kind as OTLP/JSON writes it (SPAN_KIND_SERVER). */
 const SERVER_KIND = Buffer.from('"kind":2,');
 
-/** Reads a varint at `at` of `bytes`: its value (below 2^32 here: keys and lengths) and where it ends. */
+/** Reads a varint at `at` of `bytes`: its value (below 2^32 here: keys, lengths, enums) and where it ends. */
 function varint(bytes: Buffer, at: number): [number, number] {
   let value = 0;
   for (let shift = 0; ; shift += 7) {
@@ -19,46 +19,40 @@ function varint(bytes: Buffer, at: number): [number, number] {
 }
 
 /**
- * Calls `each` with the start and end of every length-delimited field numbered `field` in
- * bytes[from, to), skipping the rest (varints, fixed64, fixed32) without reading them.
+ * Calls `each` with the number, wire type and place of every field in bytes[from, to): for a
+ * length-delimited field its content's start and end, for a varint where it starts.
  */
-function forEachField(bytes: Buffer, from: number, to: number, field: number, each: (start: number, end: number) => void): void {
+function forEachField(bytes: Buffer, from: number, to: number, each: (field: number, wire: number, start: number, end: number) => void): void {
   for (let at = from; at < to; ) {
-    const [key, next] = varint(bytes, at);
-    at = next;
+    const [key, start] = varint(bytes, at);
     const wire = key & 7;
-    if (wire === 0) at = varint(bytes, at)[1];
-    else if (wire === 1) at += 8;
-    else if (wire === 5) at += 4;
+    let end = start;
+    if (wire === 0) end = varint(bytes, start)[1];
+    else if (wire === 1) end = start + 8;
+    else if (wire === 5) end = start + 4;
     else {
-      const [length, start] = varint(bytes, at);
-      at = start + length;
-      if (key >>> 3 === field) each(start, at);
+      const [length, content] = varint(bytes, start);
+      each(key >>> 3, wire, content, (at = content + length));
+      continue;
     }
+    each(key >>> 3, wire, start, end);
+    at = end;
   }
 }
 
-/** SPAN_KIND_SERVER as a protobuf span holds it: field 6 (kind), varint 2. */
-const SERVER_KIND_KEY = (6 << 3) | 0;
+const LENGTH_DELIMITED = 2;
+/** Where spans sit in an export request: resource_spans 1 > scope_spans 2 > spans 2. */
+const SPANS_PATH = [1, 2, 2];
 
-/** Server spans in a protobuf export request (resource_spans 1 > scope_spans 2 > spans 2), walked, not decoded. */
+/** Server spans (kind, field 6, = 2) in a protobuf export request, walked, not decoded. */
 function protobufServerSpans(body: Buffer): number {
   let count = 0;
-  forEachField(body, 0, body.length, 1, (resourceStart, resourceEnd) =>
-    forEachField(body, resourceStart, resourceEnd, 2, (scopeStart, scopeEnd) =>
-      forEachField(body, scopeStart, scopeEnd, 2, (spanStart, spanEnd) => {
-        for (let at = spanStart; at < spanEnd; ) {
-          const [key, next] = varint(body, at);
-          if (key === SERVER_KIND_KEY) {
-            if (body[next] === 2) count++;
-            return;
-          }
-          const wire = key & 7;
-          at = wire === 0 ? varint(body, next)[1] : wire === 1 ? next + 8 : wire === 5 ? next + 4 : varint(body, next)[1] + varint(body, next)[0];
-        }
-      }),
-    ),
-  );
+  const visit = (depth: number) => (field: number, wire: number, start: number, end: number) => {
+    if (depth === SPANS_PATH.length) {
+      if (field === 6 && wire === 0 && body[start] === 2) count++;
+    } else if (field === SPANS_PATH[depth] && wire === LENGTH_DELIMITED) forEachField(body, start, end, visit(depth + 1));
+  };
+  forEachField(body, 0, body.length, visit(0));
   return count;
 }
 

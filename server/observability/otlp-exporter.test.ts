@@ -36,6 +36,7 @@ function exporter(url: string, options: Partial<OtlpExporterOptions> = {}) {
   const problems: Array<{ reason: string; spans: number }> = [];
   const made = new OtlpExporter({
     url,
+    protocol: "http/json",
     headers: {},
     timeoutMs: 2_000,
     compression: "none",
@@ -68,7 +69,7 @@ describe("OTLP/HTTP JSON exporter", () => {
   it("sends a full batch at once, as OTLP JSON with the resource, and the rest at shutdown", async () => {
     const { url, received } = await collector();
     const { exporter: spans } = exporter(url, { headers: { authorization: "Bearer collector-token" } });
-    for (let n = 1; n <= 13; n++) spans.add(spanJson(span(n)));
+    for (let n = 1; n <= 13; n++) spans.addSpan(span(n));
     await until(() => received.length === 1);
     expect(received).toHaveLength(1);
     await spans.shutdown();
@@ -95,7 +96,7 @@ describe("OTLP/HTTP JSON exporter", () => {
   it("writes parents, trace state, client kind and errors (the type, never the message), escaping text", async () => {
     const { url, received } = await collector();
     const { exporter: spans } = exporter(url, { compression: "gzip" });
-    spans.add(spanJson(span(1, { kind: "client", parentSpanId: "00f067aa0ba902b7", traceState: "a=b", name: 'SELECT "quoted" \\ \u2028', error: "SqliteError" })));
+    spans.addSpan(span(1, { kind: "client", parentSpanId: "00f067aa0ba902b7", traceState: "a=b", name: 'SELECT "quoted" \\ \u2028', error: "SqliteError" }));
     await spans.shutdown();
     expect(received[0]!.headers["content-encoding"]).toBe("gzip");
     expect(received[0]!.body.resourceSpans[0]!.scopeSpans[0]!.spans[0]).toMatchObject({
@@ -111,7 +112,7 @@ describe("OTLP/HTTP JSON exporter", () => {
   it("sends what waited for the schedule delay without a full batch", async () => {
     const { url, received } = await collector();
     const { exporter: spans } = exporter(url, { scheduleDelayMs: 50 });
-    spans.add(spanJson(span(1)));
+    spans.addSpan(span(1));
     await until(() => received.length === 1);
     expect(received).toHaveLength(1);
     await spans.shutdown();
@@ -120,7 +121,7 @@ describe("OTLP/HTTP JSON exporter", () => {
   it("drops spans beyond the queue and failed exports, and says how many", async () => {
     const { url, received } = await collector(503);
     const { exporter: spans, problems } = exporter(url, { maxQueueSize: 5, maxBatchSize: 5, scheduleDelayMs: 20 });
-    for (let n = 1; n <= 8; n++) spans.add(spanJson(span(n)));
+    for (let n = 1; n <= 8; n++) spans.addSpan(span(n));
     await until(() => problems.length >= 2);
     await spans.shutdown();
     expect(received).toHaveLength(1);
@@ -132,7 +133,7 @@ describe("OTLP/HTTP JSON exporter", () => {
     const { exporter: spans, problems } = exporter(url, { maxQueueSize: 10_000, maxBatchSize: 50 });
     const long = `SELECT ${"x".repeat(300 * 1024)} \u00e9`;
     for (let n = 1; n <= 1_000; n++) {
-      spans.add(spanJson(span(n, n === 500 ? { name: long } : {})));
+      spans.addSpan(span(n, n === 500 ? { name: long } : {}));
       // Batches leave while others are being filled, as under load.
       if (n % 75 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -146,7 +147,7 @@ describe("OTLP/HTTP JSON exporter", () => {
 
   it("says so when the collector cannot be reached", async () => {
     const { exporter: spans, problems } = exporter("http://127.0.0.1:9/v1/traces");
-    spans.add(spanJson(span(1)));
+    spans.addSpan(span(1));
     await spans.shutdown();
     expect(problems).toEqual([{ reason: expect.stringMatching(/ECONNREFUSED/), spans: 1 }]);
   });

@@ -1,29 +1,28 @@
 import { OtlpSender } from "./otlp-sender.ts";
-import { envelope, serverTail, type SpanHead, spanFieldSize, tailOf, writeSpanField } from "./otlp-protobuf.ts";
+import { envelope, serverTail, spanFieldSize, tailOf, writeSpanField } from "./otlp-protobuf.ts";
 import type { SpanAttributes } from "./port.ts";
+import { perRequestShape, type SpanShape } from "./span-shape.ts";
 
-/** A finished span, as the exporter takes it. Times are epoch milliseconds (fractions allowed). */
-export interface FinishedSpan {
+/** A span's ids and times. Times are epoch milliseconds (fractions allowed). */
+export interface SpanHead {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
   traceState?: string;
-  name: string;
-  kind: "server" | "client";
   startMs: number;
   endMs: number;
-  attributes: SpanAttributes;
-  /** Set when the span ended in error: the error's type (never its message, which can carry data). */
-  error?: string;
 }
+
+/** A finished span, as the exporter takes it. */
+export type FinishedSpan = SpanHead & SpanShape;
 
 /** OTEL_EXPORTER_OTLP_PROTOCOL's values the shop speaks: binary protobuf (the default) or JSON. */
 export type OtlpProtocol = "http/protobuf" | "http/json";
 
 export interface OtlpExporterOptions {
   url: string;
-  /** How spans are written (otlp-protobuf.ts, or the JSON here); http/json when not given. */
-  protocol?: OtlpProtocol;
+  /** How spans are written: otlp-protobuf.ts, or the JSON here. */
+  protocol: OtlpProtocol;
   headers: Record<string, string>;
   timeoutMs: number;
   compression: "gzip" | "none";
@@ -67,57 +66,40 @@ export function unixNanos(ms: number): string {
   return fraction >= 1e6 ? `${whole + 1}000000` : `${whole}${String(1e6 + fraction).slice(1)}`;
 }
 
-/**
- * What a request's span says after its times, the same for every request with this method, route
- * and status: name, kind, attributes, status. Kept per route, method and status (route patterns
- * and labels, never raw paths: a bounded set).
- */
-const serverSpanTails = new Map<string, Map<string, string>>();
-
-function serverSpanTail(method: string, route: string, status: number): string {
-  let byRoute = serverSpanTails.get(route);
-  if (!byRoute) serverSpanTails.set(route, (byRoute = new Map()));
-  const key = `${method} ${status}`;
-  let tail = byRoute.get(key);
-  if (tail === undefined) {
-    const failed = status >= 500;
-    tail =
-      `,"name":${JSON.stringify(`${method} ${route}`)},"kind":2` +
-      `,"attributes":[{"key":"http.request.method","value":{"stringValue":${JSON.stringify(method)}}},{"key":"http.route","value":{"stringValue":${JSON.stringify(route)}}}` +
-      `,{"key":"http.response.status_code","value":{"intValue":"${status}"}}${failed ? `,{"key":"error.type","value":{"stringValue":"${status}"}}]` : "]"}` +
-      (failed ? `,"status":{"code":${STATUS_ERROR}}` : "") +
-      "}";
-    byRoute.set(key, tail);
-  }
-  return tail;
+/** A span's JSON after its times: name, kind, attributes and, for an error, its status; and the closing brace. */
+function tailJson(span: SpanShape): string {
+  return (
+    `,"name":${JSON.stringify(span.name)},"kind":${KIND[span.kind]}` +
+    `,"attributes":${keyValues(span.error ? { ...span.attributes, "error.type": span.error } : span.attributes)}` +
+    (span.error ? `,"status":{"code":${STATUS_ERROR}}` : "") +
+    "}"
+  );
 }
+
+/** A span's JSON up to its times. */
+function headJson(span: SpanHead): string {
+  return (
+    `{"traceId":"${span.traceId}","spanId":"${span.spanId}"` +
+    (span.parentSpanId ? `,"parentSpanId":"${span.parentSpanId}"` : "") +
+    (span.traceState ? `,"traceState":${JSON.stringify(span.traceState)}` : "") +
+    `,"startTimeUnixNano":"${unixNanos(span.startMs)}","endTimeUnixNano":"${unixNanos(span.endMs)}"`
+  );
+}
+
+const serverSpanTail = perRequestShape(tailJson);
 
 /**
  * A request's span as OTLP/JSON, written in one go: every request has one, so it is the one span
  * whose cost counts (docs/BENCHMARKS.md); the same fields as spanJson gives (the times come before
  * the name here).
  */
-export function serverSpanJson(span: Omit<FinishedSpan, "kind" | "attributes" | "error" | "name">, method: string, route: string, status: number): string {
-  return (
-    `{"traceId":"${span.traceId}","spanId":"${span.spanId}"` +
-    (span.parentSpanId ? `,"parentSpanId":"${span.parentSpanId}"` : "") +
-    (span.traceState ? `,"traceState":${JSON.stringify(span.traceState)}` : "") +
-    `,"startTimeUnixNano":"${unixNanos(span.startMs)}","endTimeUnixNano":"${unixNanos(span.endMs)}"` +
-    serverSpanTail(method, route, status)
-  );
+export function serverSpanJson(span: SpanHead, method: string, route: string, status: number): string {
+  return headJson(span) + serverSpanTail(method, route, status);
 }
 
 /** One span as OTLP/JSON (the protobuf JSON mapping: hex ids, int64 as strings). */
 export function spanJson(span: FinishedSpan): string {
-  return (
-    `{"traceId":"${span.traceId}","spanId":"${span.spanId}"` +
-    (span.parentSpanId ? `,"parentSpanId":"${span.parentSpanId}"` : "") +
-    (span.traceState ? `,"traceState":${JSON.stringify(span.traceState)}` : "") +
-    `,"name":${JSON.stringify(span.name)},"kind":${KIND[span.kind]},"startTimeUnixNano":"${unixNanos(span.startMs)}","endTimeUnixNano":"${unixNanos(span.endMs)}"` +
-    `,"attributes":${keyValues(span.error ? { ...span.attributes, "error.type": span.error } : span.attributes)}` +
-    (span.error ? `,"status":{"code":${STATUS_ERROR}}` : "") +
-    "}"
-  );
+  return headJson(span) + tailJson(span);
 }
 
 /**
@@ -169,7 +151,7 @@ export class OtlpExporter {
   private readonly sender: OtlpSender;
 
   constructor(private readonly options: OtlpExporterOptions) {
-    const { url, headers, timeoutMs, compression, protocol = "http/json" } = options;
+    const { url, headers, timeoutMs, compression, protocol } = options;
     if (protocol === "http/protobuf") {
       this.envelope = envelope(options.resource);
       // The envelope at its longest: every length a five-byte varint.
@@ -186,18 +168,16 @@ export class OtlpExporter {
   /** Queues a request's span (serverSpanJson's, or its protobuf). */
   addServerSpan(span: SpanHead, method: string, route: string, status: number): void {
     if (this.envelope) this.addProtobuf(span, serverTail(method, route, status));
-    else this.add(serverSpanJson(span, method, route, status));
+    else this.addJson(serverSpanJson(span, method, route, status));
   }
 
   /** Queues any span (spanJson's, or its protobuf). */
   addSpan(span: FinishedSpan): void {
     if (this.envelope) this.addProtobuf(span, tailOf(span));
-    else this.add(spanJson(span));
+    else this.addJson(spanJson(span));
   }
 
-  /** Queues one span written as OTLP JSON (spanJson, or serverSpanJson for a request's); on a JSON exporter only. */
-  add(json: string): void {
-    if (this.envelope) throw new Error("this exporter writes protobuf");
+  private addJson(json: string): void {
     // At most 3 bytes of UTF-8 per UTF-16 unit, a comma, and the closing JSON.
     const batch = this.batchWithRoom(json.length * 3 + 1 + SUFFIX.length);
     if (!batch) return;

@@ -1,5 +1,6 @@
-import type { FinishedSpan } from "./otlp-exporter.ts";
+import type { SpanHead } from "./otlp-exporter.ts";
 import type { SpanAttributes } from "./port.ts";
+import { perRequestShape, type SpanShape } from "./span-shape.ts";
 
 // OTLP/HTTP's binary form (`http/protobuf`, the specification's default protocol): the messages of
 // opentelemetry-proto's collector/trace/v1 ExportTraceServiceRequest, written by hand for the few
@@ -106,32 +107,17 @@ export function keyValues(field: number, attributes: SpanAttributes): Buffer {
 }
 
 /** A span's fields after its ids and times: name, kind, attributes and, for an error, its status. */
-function spanTail(name: string, kind: "server" | "client", attributes: SpanAttributes, error: string | undefined): Buffer {
+export function tailOf(span: SpanShape): Buffer {
   return Buffer.concat([
-    stringField(5, name),
-    Buffer.from([key(6, 0), KIND[kind]]),
-    keyValues(9, error ? { ...attributes, "error.type": error } : attributes),
-    error ? lengthField(15, Buffer.from([key(3, 0), STATUS_ERROR])) : Buffer.alloc(0),
+    stringField(5, span.name),
+    Buffer.from([key(6, 0), KIND[span.kind]]),
+    keyValues(9, span.error ? { ...span.attributes, "error.type": span.error } : span.attributes),
+    span.error ? lengthField(15, Buffer.from([key(3, 0), STATUS_ERROR])) : Buffer.alloc(0),
   ]);
 }
 
-/** The tail of a request's span, the same for every request with this method, route and status (a bounded set). */
-const serverTails = new Map<string, Buffer>();
-
-export function serverTail(method: string, route: string, status: number): Buffer {
-  const id = `${method} ${status} ${route}`;
-  let tail = serverTails.get(id);
-  if (!tail) {
-    const failed = status >= 500;
-    const attributes: SpanAttributes = { "http.request.method": method, "http.route": route, "http.response.status_code": status };
-    tail = spanTail(`${method} ${route}`, "server", attributes, failed ? String(status) : undefined);
-    serverTails.set(id, tail);
-  }
-  return tail;
-}
-
-/** The parts of a span ahead of its tail. */
-export type SpanHead = Pick<FinishedSpan, "traceId" | "spanId" | "parentSpanId" | "traceState" | "startMs" | "endMs">;
+/** The tail of a request's span, kept per route, method and status. */
+export const serverTail = perRequestShape(tailOf);
 
 /** ids (16 and 8 bytes), the parent's (8), times (2 x 8), each with its key; the trace state's bytes apart. */
 const headSize = (span: SpanHead, traceState: number) =>
@@ -175,9 +161,6 @@ export function writeSpanField(bytes: Buffer, at: number, span: SpanHead, tail: 
   at = writeHead(bytes, at, span, traceState);
   return at + tail.copy(bytes, at);
 }
-
-/** The tail of any span (spanJson's fields after the times). */
-export const tailOf = (span: FinishedSpan): Buffer => spanTail(span.name, span.kind, span.attributes, span.error);
 
 /**
  * The export request's envelope ahead of `spansLength` bytes of spans: the request's resource_spans,
