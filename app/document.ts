@@ -7,7 +7,7 @@ import { createContext, useContext } from "react";
  */
 export interface DocumentAssets {
   nonce: string | undefined;
-  /** What the inline <style> holds: the server renders a slot, filled with the stylesheet's bytes (app/module-preloads.server.ts). */
+  /** What the inline <style> holds: the server renders a slot, filled with the stylesheet's bytes (app/document-bytes.server.ts). */
   stylesheet: string;
 }
 

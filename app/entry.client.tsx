@@ -3,6 +3,7 @@ import { StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { inNextTask } from "./next-task.ts";
+import { routesSet } from "./routes-set.ts";
 
 /*
  * The browser build runs on Preact's compatibility layer in place of React (vite.config.ts): it is
@@ -18,7 +19,7 @@ options.vnode = (vnode) => {
   // Its attributes are the server's and do not change.
   if (vnode.type === "html") vnode.type = Fragment;
   // <Scripts> renders a modulepreload link for each module of the page. React hoists them into the
-  // head, where the server takes them out again (module-preloads.server.ts); Preact would add them
+  // head, where the server takes them out again (document-bytes.server.ts); Preact would add them
   // to the body after hydrating, for modules that are loaded by then. They are left out here too.
   else if (vnode.type === "link" && (vnode.props as { rel?: unknown }).rel === "modulepreload") {
     vnode.type = Fragment;
@@ -71,7 +72,8 @@ function hydrate() {
   }
 }
 
-// This module is evaluated as a static import of the document's closing script, before that script
-// sets the route modules and the manifest that HydratedRouter reads; React's hydrateRoot renders in
-// a later task by itself, Preact's at once: so hydration waits for the next task.
-inNextTask(hydrate);
+// This module is evaluated with the first route module the document's closing script imports, before
+// that script sets the route modules and the manifest that HydratedRouter reads (routes-set.ts);
+// React's hydrateRoot renders in a later task by itself, Preact's at once: so hydration waits for
+// the script and then for the next task.
+void routesSet().then(() => inNextTask(hydrate));

@@ -5,14 +5,14 @@ import { ServerRouter } from "react-router";
 import { withWholeBody } from "../lib/whole-body.ts";
 import { DocumentContext } from "./document.ts";
 import { settleHydrationData } from "./hydration-data.server.ts";
-import { documentBytes, STYLESHEET_SLOT } from "./module-preloads.server.ts";
+import { documentBytes, STYLESHEET_SLOT } from "./document-bytes.server.ts";
 import { stylesheet } from "./styles.server.ts";
 
 export const streamTimeout = 5_000;
 
 /** What React writes for a Suspense boundary it gave up on and left to the browser. */
 const CLIENT_RENDERED_BOUNDARY = "<!--$!-->";
-/** The stylesheet, encoded once: each page is rendered with a slot for it (module-preloads.server.ts). */
+/** The stylesheet, encoded once: each page is rendered with a slot for it (document-bytes.server.ts). */
 const STYLESHEET = Buffer.from(stylesheet);
 
 /**

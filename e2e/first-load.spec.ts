@@ -50,3 +50,20 @@ test("the inline stylesheet stays through hydration and page changes, with no st
   // Console errors, page errors and CSP violations (an inline style without the response's nonce would be one).
   expect(pageErrors).toEqual([]);
 });
+
+test("the page paints before its hydration code is fetched, and then hydrates", async ({ page, pageErrors }) => {
+  for (const path of ["/", "/products/1", "/auth"]) {
+    await open(page, path);
+    const timings = await page.evaluate(() => ({
+      paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
+      modules: performance
+        .getEntriesByType("resource")
+        .filter((entry) => new URL(entry.name).pathname.startsWith("/assets/") && entry.name.endsWith(".js"))
+        .map((entry) => entry.startTime),
+    }));
+    expect(timings.paint, path).toBeGreaterThan(0);
+    expect(timings.modules.length, path).toBeGreaterThan(1);
+    expect(Math.min(...timings.modules), path).toBeGreaterThan(timings.paint!);
+  }
+  expect(pageErrors).toEqual([]);
+});

@@ -109,7 +109,7 @@ describe("server rendering", () => {
     for (const [path, headers] of [["/products/1", {}], ["/", {}], ["/orders", { cookie }], ["/nowhere", {}]] as const) {
       const html = await (await app.request(`${TEST_ORIGIN}${path}`, { headers })).text();
       expect(html, path).toMatch(/^<!DOCTYPE html><html lang="en"><head>/);
-      // The slot the stylesheet is rendered with (app/module-preloads.server.ts) never reaches the browser.
+      // The slot the stylesheet is rendered with (app/document-bytes.server.ts) never reaches the browser.
       expect(html, path).not.toContain("storefront:stylesheet");
       const head = html.slice(0, html.indexOf("</head>"));
       const styles = [...head.matchAll(/<style nonce="[^"]+">([^<]*)<\/style>/g)].map((match) => match[1]);

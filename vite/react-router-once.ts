@@ -30,7 +30,7 @@ import type { Plugin } from "vite";
  * (LIGHT_STREAM) instead of a web ReadableStream; the single fetch's data answers keep theirs.
  *
  * One more leaves out of the server's <Scripts> the module preloads every document has cut from its
- * head since (app/module-preloads.server.ts): the bytes are the same, without making them first.
+ * head since (app/document-bytes.server.ts): the bytes are the same, without making them first.
  *
  * Four more keep what the document path works out again per request from the same inputs: the
  * matches of an address (each document matches its address twice, walking every route branch),
@@ -202,7 +202,7 @@ function storefrontWithBodyStream(response, body) {
   {
     name: "<Scripts> without module preloads",
     // The document's <link rel="modulepreload"> tags are cut from every page's head
-    // (app/module-preloads.server.ts: the page paints before its hydration code loads); made
+    // (app/document-bytes.server.ts: the page paints before its hydration code loads); made
     // anyway, they cost the modules' hrefs worked out, an element each and React hoisting each
     // into the head, for every render. The browser's <Scripts> keeps them (app/entry.client.tsx).
     find: `  let preloads = isHydrated || isRSCRouterContext ? [] : [

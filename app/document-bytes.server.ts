@@ -1,7 +1,12 @@
+import { afterFirstPaint } from "./after-first-paint.server.ts";
+
 const MODULE_PRELOAD = Buffer.from('<link rel="modulepreload"');
 const TAG_END = Buffer.from("/>");
 const HEAD_END = Buffer.from("</head>");
 const DOCTYPE = Buffer.from("<!DOCTYPE html>");
+/** How React writes the opening tag's end of <Scripts>' module script (its nonce comes before). */
+const MODULE_SCRIPT = Buffer.from(' type="module" async="">');
+const SCRIPT_END = Buffer.from("</script>");
 
 /**
  * What the document is rendered with in place of the stylesheet's text (app/root.tsx puts it in
@@ -31,7 +36,10 @@ export interface DocumentParts {
  * and the largest picture. Without them the same modules load as the document's closing script
  * imports them: the page paints first and hydrates a moment later.
  *
- * Only the head is looked at, in bytes.
+ * The route modules' script at the end of the body is made to import them once the page has
+ * painted (after-first-paint.server.ts).
+ *
+ * The head is looked at in bytes; of the body, only that script is read.
  */
 export function documentBytes(rendered: Buffer, { stylesheet, doctype = false }: DocumentParts = {}): Buffer {
   const headEnd = rendered.indexOf(HEAD_END);
@@ -57,6 +65,13 @@ export function documentBytes(rendered: Buffer, { stylesheet, doctype = false }:
       from = end + TAG_END.length;
     }
     lay(headEnd);
+  }
+  const script = rendered.indexOf(MODULE_SCRIPT, Math.max(headEnd, from));
+  const scriptEnd = script < 0 ? -1 : rendered.indexOf(SCRIPT_END, script);
+  if (scriptEnd >= 0) {
+    const textStart = script + MODULE_SCRIPT.length;
+    pieces.push(rendered.subarray(from, textStart), Buffer.from(afterFirstPaint(rendered.toString("utf8", textStart, scriptEnd))));
+    from = scriptEnd;
   }
   if (pieces.length === 0) return rendered;
   pieces.push(rendered.subarray(from));

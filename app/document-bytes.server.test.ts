@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { documentBytes, STYLESHEET_SLOT } from "./module-preloads.server.ts";
+import { afterFirstPaint } from "./after-first-paint.server.ts";
+import { documentBytes, STYLESHEET_SLOT } from "./document-bytes.server.ts";
 
 const DOCUMENT =
   '<!DOCTYPE html><html><head><meta charSet="utf-8"/><link rel="modulepreload" href="/assets/a.js" nonce="n"/>' +
@@ -50,5 +51,14 @@ describe("documentBytes", () => {
     const page = `<html><head><link rel="modulepreload" href="/a.js"/><style>${STYLESHEET_SLOT}</style></head><body></body></html>`;
     expect(finished(page, { stylesheet: STYLESHEET, doctype: true })).toBe(`<!DOCTYPE html><html><head><style>${STYLESHEET.toString()}</style></head><body></body></html>`);
     expect(finished("<html><head></head></html>", { doctype: true })).toBe("<!DOCTYPE html><html><head></head></html>");
+  });
+
+  it("makes the route modules' script import them after the first paint, and leaves every other script alone", () => {
+    const routes = 'import * as route0 from "/assets/root.js";\nwindow.__reactRouterRouteModules = {"root":route0};';
+    const body = (script: string) =>
+      `<body><script type="module">import "/assets/a.js";</script><p>type="module" async=""></p><script nonce="n" type="module" async="">${script}</script><script>x()</script></body></html>`;
+    const page = `<html><head><link rel="modulepreload" href="/a.js"/><style>${STYLESHEET_SLOT}</style></head>${body(routes)}`;
+    expect(finished(page, { stylesheet: STYLESHEET })).toBe(`<html><head><style>${STYLESHEET.toString()}</style></head>${body(afterFirstPaint(routes))}`);
+    expect(afterFirstPaint(routes)).not.toBe(routes);
   });
 });
