@@ -229,29 +229,35 @@ async function alternate(offShop: RunningServer, onShop: RunningServer) {
 }
 
 /**
- * The catalogue API on the (warm) shop without tracing and on an instance exporting every request's
- * span to the sink process; the median of alternating rounds of each, twice: first in processes that
- * have not yet run better-auth, then after one sign-up on each. better-auth keeps its request state
+ * The catalogue API on two instances started and warmed up alike, one without tracing and one
+ * exporting every request's span to the sink process: they differ in tracing alone (the instance
+ * of the other rows has served minutes of pages by then, a different baseline: docs/BENCHMARKS.md,
+ * stop 42). The median of alternating rounds of each, twice: first in processes that have not yet
+ * run better-auth, then after one sign-up on each. better-auth keeps its request state
  * in an AsyncLocalStorage, which on Node 20 turns on promise hooks for the rest of the process's
  * life (about 20 µs per catalogue request, tracing or not): the state of any shop a visitor has
  * signed in to, and the one the target is measured in. The sink counts the server spans it got.
  */
-async function tracingCost(shop: RunningServer) {
+async function tracingCost() {
   const sink = await startHelper("otlp-sink.ts");
   try {
-    const traced = await shopInstance({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+    const plain = await shopInstance();
+    let traced: Awaited<ReturnType<typeof shopInstance>> | undefined;
     let requests = 0;
     let fresh, signedIn;
     try {
+      traced = await shopInstance({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+      await load(`${plain.url}${CATALOGUE_API}`, ACCEPT, warmUpSeconds);
       requests += (await load(`${traced.url}${CATALOGUE_API}`, ACCEPT, warmUpSeconds)).requests;
-      fresh = await alternate(shop, traced);
-      await signedInCookie(shop.url, "tracing@example.com");
+      fresh = await alternate(plain, traced);
+      await signedInCookie(plain.url, "tracing@example.com");
       await signedInCookie(traced.url, "tracing@example.com");
       requests += fresh.requests + 1;
-      signedIn = await alternate(shop, traced);
+      signedIn = await alternate(plain, traced);
       requests += signedIn.requests;
     } finally {
-      await stopInstance(traced); // its last spans leave as it shuts down
+      await stopInstance(plain);
+      if (traced) await stopInstance(traced); // its last spans leave as it shuts down
     }
     const spans = Number(await (await fetch(`${sink.url}/server-spans`)).text());
     tracingTable.push("", "| catalogue API | req/s | p50 | p99 | shop CPU per request | req/s on / off (rounds) |", "|---|---|---|---|---|---|");
@@ -285,7 +291,7 @@ try {
     shopLoadSeconds += warmUpSeconds + ROUNDS * seconds;
   }
   if (ANONYMOUS.includes(CATALOGUE_API)) {
-    await tracingCost(shop);
+    await tracingCost();
     shopLoadSeconds += 2 * seconds * ROUNDS;
   }
   if (only < 0 || onlySignedIn) {
