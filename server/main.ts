@@ -7,6 +7,7 @@ import { createPipeline } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { databaseTarget, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
+import { lingerOnUnreadBodies } from "./http/lingering-close.ts";
 import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./http/timeouts.ts";
 import type { SsrHandler } from "./load-context.ts";
 import { createLogger } from "./log.ts";
@@ -84,6 +85,8 @@ async function main() {
   // A client that sends its request and then closes its side (scripts, `nc -N`) still gets the
   // answer: by default node:http drops a response not yet written when the request's side ends.
   (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  // An answer given before its request's body was read (a 413) reaches a client still sending it.
+  lingerOnUnreadBodies(server);
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
