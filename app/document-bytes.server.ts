@@ -39,7 +39,7 @@ export interface DocumentParts {
  * The route modules' script at the end of the body is made to import them once the page has
  * painted (after-first-paint.server.ts).
  *
- * The head is looked at in bytes; of the body, only that script is read.
+ * All in bytes: the head is searched for the slot and the preloads, the body for that script alone.
  */
 export function documentBytes(rendered: Buffer, { stylesheet, doctype = false }: DocumentParts = {}): Buffer {
   const headEnd = rendered.indexOf(HEAD_END);
