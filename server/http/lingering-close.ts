@@ -1,11 +1,13 @@
 import type http from "node:http";
-import type net from "node:net";
+import net from "node:net";
 
 /** How long a connection closed on an unread request body goes on reading (and discarding) it. */
 export const LINGER_MS = 5_000;
 
 const pendingRequest = Symbol("the request the socket is answering");
-type LingeringSocket = net.Socket & { destroySoon(): void; [pendingRequest]?: http.IncomingMessage };
+const lingering = Symbol("lingering until the client ends");
+type LingeringSocket = net.Socket & { destroySoon(): void; [pendingRequest]?: http.IncomingMessage; [lingering]?: true };
+const { destroySoon } = net.Socket.prototype as LingeringSocket;
 
 /**
  * Lingering close, as nginx and Apache do it. The shop answers some requests before it has read
@@ -20,16 +22,20 @@ type LingeringSocket = net.Socket & { destroySoon(): void; [pendingRequest]?: ht
  * whose request was read whole closes as before.
  */
 export function lingerOnUnreadBodies(server: http.Server, lingerMs = LINGER_MS): void {
+  // Both node:http (the answer written on a closing connection) and @hono/node-server (a body it
+  // stopped draining) end a connection through destroySoon: lingering there covers both, once.
+  function lingerSoon(this: LingeringSocket) {
+    if (this[lingering]) return;
+    const request = this[pendingRequest];
+    if (!request || request.complete || this.destroyed || this.readableEnded) return destroySoon.call(this);
+    this[lingering] = true;
+    this.end();
+    const cutOff = setTimeout(() => this.destroy(), lingerMs);
+    this.once("end", () => this.destroy());
+    this.once("close", () => clearTimeout(cutOff));
+  }
   server.on("connection", (socket: LingeringSocket) => {
-    const destroySoon = socket.destroySoon;
-    socket.destroySoon = function (this: LingeringSocket) {
-      const request = this[pendingRequest];
-      if (!request || request.complete || this.destroyed || this.readableEnded) return destroySoon.call(this);
-      this.end();
-      const cutOff = setTimeout(() => this.destroy(), lingerMs);
-      this.once("end", () => this.destroy());
-      this.once("close", () => clearTimeout(cutOff));
-    };
+    socket.destroySoon = lingerSoon;
   });
   server.prependListener("request", (request: http.IncomingMessage) => {
     (request.socket as LingeringSocket)[pendingRequest] = request;
