@@ -69,10 +69,13 @@ async function loadLighthouse(): Promise<Lighthouse> {
 }
 
 /** One Chromium for every run; Lighthouse opens a fresh tab and clears the origin's storage and cache each time. */
-async function launchChromium(profile: string): Promise<{ port: number; close(): void }> {
+async function launchChromium(profile: string): Promise<{ port: number; close(): Promise<void> }> {
   const child = spawn(chrome, [...CHROME_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], {
     stdio: ["ignore", "ignore", "pipe"],
   });
+  // Closing waits for Chromium to exit: it writes its profile as it does, and a profile removed
+  // meanwhile fails with ENOTEMPTY (seen once a whole run had been measured).
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
@@ -82,7 +85,15 @@ async function launchChromium(profile: string): Promise<{ port: number; close():
     });
     child.on("exit", (code) => reject(new Error(`Chromium exited with ${code}: ${stderr}`)));
   });
-  return { port, close: () => child.kill() };
+  return {
+    port,
+    close: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+      const late = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(late);
+    },
+  };
 }
 
 function scriptsNamedBy(html: string): Set<string> {
@@ -212,7 +223,7 @@ try {
   }
   await reportRows(rows);
 } finally {
-  browser.close();
+  await browser.close();
   await shop.stop();
   baseline.close();
   fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); // Chromium may still be writing its profile as it exits
