@@ -100,6 +100,8 @@ export class Shopper {
     private readonly origin: string,
     private readonly email: string,
     private readonly products: Product[],
+    /** A sale: every basket is one unit of the same product, which every checkout then waits its turn for. */
+    private readonly sale = false,
   ) {}
 
   /** Registers, then signs in as a returning shopper would, keeping that session. */
@@ -160,8 +162,9 @@ export class Shopper {
     this.agent.destroy();
   }
 
-  /** One to three different products, one to three of each. */
+  /** One to three different products, one to three of each; in a sale, one unit of the first product. */
   private basket(): Array<{ id: number; amount: number }> {
+    if (this.sale) return [{ id: this.products[0]!.id, amount: 1 }];
     const lines = 1 + Math.floor(Math.random() * 3);
     const picked = [...this.products].sort(() => Math.random() - 0.5).slice(0, lines);
     return picked.map((product) => ({ id: product.id, amount: 1 + Math.floor(Math.random() * 3) }));

@@ -9,7 +9,10 @@
 // each instance, nginx and PostgreSQL run in processes of their own.
 // Targets: SQLite at least 500 checkouts/s with 50 shoppers, no errors, one checkout's p99 at
 // most 200 ms; PostgreSQL behind nginx at least 400 checkouts/s, no errors.
-// Usage: npm run bench:checkout -- [--shoppers 50] [--seconds 10 | --short] [--sqlite | --postgres]
+// `--sale`: every basket is one unit of the same product (a flash sale), so every checkout waits
+// its turn for that product's row; what it prints is for comparison, the targets are for the
+// mixed baskets.
+// Usage: npm run bench:checkout -- [--shoppers 50] [--seconds 10 | --short] [--sqlite | --postgres] [--sale]
 import fs from "node:fs";
 import os from "node:os";
 import { type BenchShop, postgresShop, postgresUnavailable, sqliteShop } from "./checkout-shops.ts";
@@ -31,6 +34,7 @@ function option(name: string, fallback: number): number {
 const shoppers = option("--shoppers", 50);
 const seconds = option("--seconds", process.argv.includes("--short") ? 5 : 10);
 const only = process.argv.includes("--sqlite") ? "sqlite" : process.argv.includes("--postgres") ? "postgres" : null;
+const sale = process.argv.includes("--sale");
 
 interface Run {
   checkouts: StepTimes[];
@@ -84,7 +88,7 @@ async function team(shop: BenchShop, all: Shopper[], errors: string[]): Promise<
   const products = await cataloguePrices(shop.url);
   const ready: Shopper[] = [];
   for (let first = 0; first < shoppers; first += SIGN_INS_AT_ONCE) {
-    const batch = Array.from({ length: Math.min(SIGN_INS_AT_ONCE, shoppers - first) }, (_, i) => new Shopper(shop.url, shop.origin, `shopper${first + i}@bench.test`, products));
+    const batch = Array.from({ length: Math.min(SIGN_INS_AT_ONCE, shoppers - first) }, (_, i) => new Shopper(shop.url, shop.origin, `shopper${first + i}@bench.test`, products, sale));
     all.push(...batch);
     await Promise.all(batch.map((shopper) => shopper.signIn().then(() => ready.push(shopper), (error: unknown) => errors.push(error instanceof Error ? error.message : String(error)))));
   }
@@ -121,7 +125,7 @@ async function measure(engine: "sqlite" | "postgres", shop: BenchShop): Promise<
   const whole = percentiles(measured.checkouts.map((t) => t.create + t.confirm + t.orders));
   const step = (name: keyof StepTimes) => percentiles(measured.checkouts.map((t) => t[name]));
 
-  console.log(`\nCheckout, ${shop.name}: ${ready.length} shoppers, ${seconds} s after a ${WARM_UP_MS / 1000} s warm-up, ${os.cpus().length} CPUs, load average ${load.toFixed(1)} before\n`);
+  console.log(`\nCheckout${sale ? " in a sale (every basket one unit of one product)" : ""}, ${shop.name}: ${ready.length} shoppers, ${seconds} s after a ${WARM_UP_MS / 1000} s warm-up, ${os.cpus().length} CPUs, load average ${load.toFixed(1)} before\n`);
   console.log("| measure | value |");
   console.log("|---|---|");
   console.log(`| checkouts completed | ${count} in ${(measured.elapsedMs / 1000).toFixed(2)} s |`);
@@ -143,12 +147,12 @@ async function measure(engine: "sqlite" | "postgres", shop: BenchShop): Promise<
   for (const error of errors.map((message) => message.replace(/pi_\w+/g, "pi_…"))) kinds.set(error, (kinds.get(error) ?? 0) + 1);
   for (const [message, times] of [...kinds].slice(0, 5)) console.log(`\n${times} x ${message}`);
 
-  const label = engine === "sqlite" ? "SQLite" : "PostgreSQL, 2 instances + nginx";
+  const label = `${engine === "sqlite" ? "SQLite" : "PostgreSQL, 2 instances + nginx"}${sale ? ", a sale of one product" : ""}`;
+  // The rate and p99 targets are set for mixed baskets: a sale's figures are reported, not judged.
+  const judged = (target: string | null, met: boolean) => (sale || target === null ? { target: "", met: null } : { target, met });
   return [
-    { bench: "checkout", measure: `checkouts/s, ${ready.length} shoppers, ${label}`, value: `${perSecond.toFixed(0)} checkouts/s`, target: `>= ${target.perSecond}`, met: perSecond >= target.perSecond },
-    target.p99Ms
-      ? { bench: "checkout", measure: `one checkout p99, ${label}`, value: ms(whole.p99), target: `<= ${target.p99Ms} ms`, met: whole.p99 <= target.p99Ms }
-      : { bench: "checkout", measure: `one checkout p99, ${label}`, value: ms(whole.p99), target: "", met: null },
+    { bench: "checkout", measure: `checkouts/s, ${ready.length} shoppers, ${label}`, value: `${perSecond.toFixed(0)} checkouts/s`, ...judged(`>= ${target.perSecond}`, perSecond >= target.perSecond) },
+    { bench: "checkout", measure: `one checkout p99, ${label}`, value: ms(whole.p99), ...judged(target.p99Ms === null ? null : `<= ${target.p99Ms} ms`, whole.p99 <= (target.p99Ms ?? Infinity)) },
     { bench: "checkout", measure: `errors, ${label}`, value: String(errors.length), target: "0", met: errors.length === 0 },
   ];
 }
