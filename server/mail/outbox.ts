@@ -102,23 +102,27 @@ export async function withDue<T>(
   { now, limit }: { now: number; limit: number },
   handle: (trx: Db, rows: OutboxRow[]) => Promise<T>,
 ): Promise<T | null> {
-  const due = (trx: Db) => {
-    const query = trx
-      .selectFrom("mail_outbox")
-      .selectAll()
-      .where("status", "=", "pending")
-      .where("next_attempt_at", "<=", now)
-      .orderBy("next_attempt_at")
-      .orderBy("id")
-      .limit(limit);
-    return (engine === "postgres" ? query.forUpdate().skipLocked() : query).execute();
-  };
+  const due = (trx: Db) => (engine === "postgres" ? dueLocked : dueUnlocked)(trx, { now, limit }).then((result) => result.rows);
   const run = async (trx: Db) => {
     const rows = await due(trx);
     return rows.length > 0 ? handle(trx, rows.map(toRow)) : null;
   };
   return engine === "postgres" ? db.transaction().execute(run) : run(db);
 }
+
+/**
+ * Every column of a message, named: a statement selecting `*` is not prepared on PostgreSQL (a
+ * migration may change its result type), and the worker claims due messages every few seconds
+ * on every instance.
+ */
+const OUTBOX_COLUMNS = ["id", "kind", "dedupe_key", "recipient", "payload", "status", "attempts", "next_attempt_at", "last_error", "created", "sent_at"] as const satisfies ReadonlyArray<keyof MailOutboxTable>;
+
+/** The oldest due pending messages, at most `limit`. */
+const dueMessages = (db: Kysely<Schema>, p: { now: number; limit: number }) =>
+  db.selectFrom("mail_outbox").select(OUTBOX_COLUMNS).where("status", "=", "pending").where("next_attempt_at", "<=", p.now).orderBy("next_attempt_at").orderBy("id").limit(p.limit);
+const dueUnlocked = prepared(dueMessages);
+/** PostgreSQL: locked until the claim's transaction ends; rows another instance holds are passed over. */
+const dueLocked = prepared((db: Kysely<Schema>, p: { now: number; limit: number }) => dueMessages(db, p).forUpdate().skipLocked());
 
 /**
  * Marks messages sent, in one statement: each one's attempt counted; a payload that holds a secret

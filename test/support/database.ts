@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterEach, inject, type TestContext } from "vitest";
 import { type AppDatabase, type Engine, openDatabase } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrations.ts";
+import type { Traced } from "../../server/observability/port.ts";
 
 /** The engines this test run covers (see database-setup.ts). */
 export function testEngines(): Engine[] {
@@ -32,20 +33,21 @@ export function onSqlite(name: string): boolean {
  */
 export async function freshDatabase(
   engine: Engine,
-  options: { migrate?: boolean } = {},
+  /** `trace`: hears every statement the driver runs (openDatabase's tracing hook), e.g. to count them. */
+  options: { migrate?: boolean; trace?: Traced } = {},
 ): Promise<AppDatabase & { drop(): Promise<void> }> {
   let database: AppDatabase;
   let cleanup = async () => {};
   if (engine === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-test-"));
-    database = openDatabase({ engine: "sqlite", file: path.join(dir, "storefront.sqlite") });
+    database = openDatabase({ engine: "sqlite", file: path.join(dir, "storefront.sqlite") }, { trace: options.trace });
     cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
   } else {
     const url = inject("postgresUrl");
     if (!url) throw new Error("freshDatabase('postgres') called but no PostgreSQL server answered");
     const schema = `test_${randomBytes(6).toString("hex")}`;
     await admin(url, `create schema ${schema}`);
-    database = openDatabase({ engine: "postgres", url, searchPath: schema, maxConnections: 4 });
+    database = openDatabase({ engine: "postgres", url, searchPath: schema, maxConnections: 4 }, { trace: options.trace });
     cleanup = () => admin(url, `drop schema ${schema} cascade`);
   }
   if (options.migrate !== false) await migrateToLatest(database);
