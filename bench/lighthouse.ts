@@ -70,12 +70,21 @@ async function loadLighthouse(): Promise<Lighthouse> {
 
 /** One Chromium for every run; Lighthouse opens a fresh tab and clears the origin's storage and cache each time. */
 async function launchChromium(profile: string): Promise<{ port: number; close(): Promise<void> }> {
+  // In a process group of its own, so that closing ends its helper processes too.
   const child = spawn(chrome, [...CHROME_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], {
     stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
   });
   // Closing waits for Chromium to exit: it writes its profile as it does, and a profile removed
   // meanwhile fails with ENOTEMPTY (seen once a whole run had been measured).
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // The group has ended already.
+    }
+  };
   const port = await new Promise<number>((resolve, reject) => {
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
@@ -88,9 +97,9 @@ async function launchChromium(profile: string): Promise<{ port: number; close():
   return {
     port,
     close: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill();
-      const late = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      await exited;
+      signal("SIGTERM");
+      const late = setTimeout(() => signal("SIGKILL"), 10_000);
+      if (child.exitCode === null && child.signalCode === null) await exited;
       clearTimeout(late);
     },
   };
