@@ -15,7 +15,7 @@ describe.skipIf(!url)("the mail outbox's claim on PostgreSQL", () => {
     while (cleanups.length) await cleanups.pop()!();
   });
 
-  it("hands over every column of the due messages, locked, and is parsed only once per connection", async () => {
+  it("hands over every column of the due messages, and is parsed only once per connection", async () => {
     const schema = await createPostgresSchema("outbox");
     cleanups.push(() => schema.drop());
     const relay = await turnCounter(new URL(schema.databaseUrl));
@@ -51,8 +51,7 @@ describe.skipIf(!url)("the mail outbox's claim on PostgreSQL", () => {
     const [second] = (await claim())!;
     expect(second!.dedupe_key).not.toBe(first!.dedupe_key);
     expect(await claim()).toBeNull();
-    // The claim's statement was parsed with the first claim and not again (markSent's `in` list is
-    // as long as the first one's, so it is not parsed again either).
+    // The claim's statement was parsed with the first claim, and not again.
     expect(relay.parsed.slice(parsedBefore).filter((statement) => statement.includes('from "mail_outbox"'))).toEqual([]);
   });
 });
