@@ -1,8 +1,5 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { createPostgresSchema } from "../../test/support/database.ts";
-import { turnCounter } from "../../test/support/turn-counter.ts";
-import { openDatabase } from "../db/database.ts";
-import { migrateToLatest } from "../db/migrations.ts";
+import { countedPostgres } from "../../test/support/turn-counter.ts";
 import { enqueueMail, markSent, withDue } from "./outbox.ts";
 
 // The mail worker claims due messages every few seconds on every instance: on PostgreSQL its claim
@@ -16,13 +13,7 @@ describe.skipIf(!url)("the mail outbox's claim on PostgreSQL", () => {
   });
 
   it("hands over every column of the due messages, and is parsed only once per connection", async () => {
-    const schema = await createPostgresSchema("outbox");
-    cleanups.push(() => schema.drop());
-    const relay = await turnCounter(new URL(schema.databaseUrl));
-    cleanups.push(() => relay.close());
-    const database = openDatabase({ engine: "postgres", url: relay.url, maxConnections: 1 });
-    cleanups.push(() => database.close());
-    await migrateToLatest(database);
+    const { database, relay } = await countedPostgres("outbox", 1, cleanups);
     const now = Date.now();
     for (const key of ["a", "b"]) {
       await enqueueMail(database.db, { kind: "password_reset", key, recipient: `${key}@example.com`, payload: { token: `token-${key}`, validMinutes: 15 }, now });

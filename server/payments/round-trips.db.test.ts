@@ -1,10 +1,7 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { priceCents as cents, TEST_CARD as CARD } from "../../test/support/checkout.ts";
-import { createPostgresSchema } from "../../test/support/database.ts";
 import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
-import { turnCounter } from "../../test/support/turn-counter.ts";
-import { type AppDatabase, openDatabase } from "../db/database.ts";
-import { migrateToLatest } from "../db/migrations.ts";
+import { countedPostgres } from "../../test/support/turn-counter.ts";
 
 // A checkout's round trips to PostgreSQL, counted by a relay between the shop and the server: each
 // one costs the shop a socket write and a wake-up, and holds the transaction's row locks meanwhile.
@@ -17,13 +14,7 @@ describe.skipIf(!url)("checkout round trips on PostgreSQL", () => {
   });
 
   it("creates a payment in three round trips (BEGIN with the give-back; the payment's and the holds' inserts with the products' update; the notification with COMMIT) and confirms it in three (the read; BEGIN, the payment's update, the sale and the order's insert; the mail's insert with COMMIT), parsing none of its statements again", async () => {
-    const schema = await createPostgresSchema("trips");
-    cleanups.push(() => schema.drop());
-    const relay = await turnCounter(new URL(schema.databaseUrl));
-    cleanups.push(() => relay.close());
-    const database: AppDatabase = openDatabase({ engine: "postgres", url: relay.url, maxConnections: 2 });
-    cleanups.push(() => database.close());
-    await migrateToLatest(database);
+    const { database, relay } = await countedPostgres("trips", 2, cleanups);
     const { app, services } = await testApp({ database, catalogue: "database" });
     cleanups.push(() => services.close());
     await services.catalogueEvents.listening();

@@ -1,4 +1,7 @@
 import net from "node:net";
+import { type AppDatabase, openDatabase } from "../../server/db/database.ts";
+import { migrateToLatest } from "../../server/db/migrations.ts";
+import { createPostgresSchema } from "./database.ts";
 
 /**
  * Reads the client's side of PostgreSQL's protocol as it goes by: after the untyped start-up
@@ -78,4 +81,19 @@ export async function turnCounter(target: URL) {
       server.close();
     },
   };
+}
+
+/**
+ * A migrated PostgreSQL schema of its own, reached through a `turnCounter` relay, for a test that
+ * counts round trips or parsed statements: `cleanups` gets what undoes each step (run last first).
+ */
+export async function countedPostgres(prefix: string, maxConnections: number, cleanups: Array<() => Promise<void> | void>): Promise<{ database: AppDatabase; relay: Awaited<ReturnType<typeof turnCounter>> }> {
+  const schema = await createPostgresSchema(prefix);
+  cleanups.push(() => schema.drop());
+  const relay = await turnCounter(new URL(schema.databaseUrl));
+  cleanups.push(() => relay.close());
+  const database = openDatabase({ engine: "postgres", url: relay.url, maxConnections });
+  cleanups.push(() => database.close());
+  await migrateToLatest(database);
+  return { database, relay };
 }
