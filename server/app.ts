@@ -2,7 +2,6 @@ import type { RequestListener } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
 import { apiRoutes } from "./api.ts";
-import { adminGate } from "./admin/gate.ts";
 import { sessionMiddleware } from "./auth/session-middleware.ts";
 import { PreparedAnswers } from "./catalogue/prepared-answers.ts";
 import { catalogueRoutes } from "./catalogue/routes.ts";
@@ -21,7 +20,7 @@ import { withSharedAnswers } from "./http/shared-answers.ts";
 import { withSmallBodies } from "./http/small-bodies.ts";
 import { staticFiles } from "./http/static-files.ts";
 import { mountImages } from "./images/routes.ts";
-import type { SsrHandler } from "./load-context.ts";
+import type { PageRenderer } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import type { PageRoutes } from "./observability/page-routes.ts";
 import { requestObserver } from "./observability/request-observer.ts";
@@ -32,8 +31,8 @@ export interface AppDeps {
   config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "TRUSTED_ORIGINS" | "TRUST_PROXY" | "PAGE_CACHE_ENTRIES" | "INSTANCE_NAME" | "AUTH_RATE_LIMIT_WINDOW_SECONDS">;
   log: Logger;
   services: Services;
-  /** React Router's request handler; absent in API-only tests. */
-  ssr?: SsrHandler;
+  /** React Router's request handler and route table; absent in API-only tests. */
+  ssr?: PageRenderer;
   /** The built client assets (build/client); absent in API-only tests and in development. */
   clientDir?: string;
   /** Page addresses to route patterns (from the build), for the request metrics and logs. */
@@ -86,7 +85,6 @@ export function createPipeline({ config, log, services, ssr, clientDir, pageRout
   app.use("*", sameOriginWrites(config.TRUSTED_ORIGINS));
   app.use("*", bodyLimitStep());
   app.use("*", sessionMiddleware(services.auth));
-  app.use("*", adminGate(services.database.db));
   app.route("/api", apiRoutes(services, { instance: `${config.INSTANCE_NAME}:${process.pid}`, routes: () => app.routes }));
   mountImages(app, services.catalogue.images);
   // Built files, precompressed, immutable under assets/; only paths that name a file touch the disk.

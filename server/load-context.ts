@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { type AdminContext, adminContext } from "./admin/context.ts";
+import type { BuildRoutes } from "./admin/gate.ts";
 import type { AuthResult, SessionUser } from "./auth/auth.ts";
 import { type CatalogueForPages, catalogueForPages } from "./catalogue/pages.ts";
 import type { AppEnv } from "./http/env.ts";
@@ -51,11 +52,18 @@ export type StorefrontContext = {
   publicUrl: string;
   /** This response's Content-Security-Policy nonce, for the inline hydration scripts. */
   cspNonce: string;
-  /** The back office, for a verified admin on an /admin address only (server/admin/gate.ts); null otherwise. */
+  /** The back office, for a verified admin on a back-office page only (server/admin/gate.ts); null otherwise. */
   admin: AdminContext | null;
 };
 
 export type SsrHandler = (request: Request, context: StorefrontContext) => Promise<Response>;
+
+/** React Router's request handler, and the route table it matches addresses on (for the back office's guard). */
+export interface PageRenderer {
+  handle: SsrHandler;
+  /** The build's routes: fixed in production, the current ones in development. */
+  routes(): Promise<BuildRoutes>;
+}
 
 /**
  * Returns `createLoadContext(c)`: what is the same for every request is built here once, what
@@ -64,10 +72,10 @@ export type SsrHandler = (request: Request, context: StorefrontContext) => Promi
 export function loadContextFactory(services: Services, log: Logger, publicUrl: string) {
   const catalogue = catalogueForPages(services.catalogue, log);
   const orders = { firstPage: (userId: string, limit: number) => services.orders.firstPage(userId, limit) };
-  return function createLoadContext(c: Context<AppEnv>): StorefrontContext {
+  /** `staff`: the admin the back office's guard let in, on a back-office page only. */
+  return function createLoadContext(c: Context<AppEnv>, staff: SessionUser | null = null): StorefrontContext {
     const clientIp = c.get("clientIp");
     const headers = c.req.raw.headers;
-    const staff = c.get("staff");
     return {
       catalogue,
       account: {

@@ -9,7 +9,7 @@ import { databaseTarget, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import { lingerOnUnreadBodies } from "./http/lingering-close.ts";
 import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./http/timeouts.ts";
-import type { SsrHandler } from "./load-context.ts";
+import type { PageRenderer } from "./load-context.ts";
 import { createLogger } from "./log.ts";
 import { serveMetrics } from "./observability/metrics-server.ts";
 import { type PageRoutes, pageRoutes } from "./observability/page-routes.ts";
@@ -47,16 +47,17 @@ type BuiltApp = ServerBuild & { createRequestHandler: typeof createRequestHandle
 type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
 
 /** Production serves the built app; development renders through Vite with hot reload. */
-async function pageRenderer(config: Config): Promise<{ ssr: SsrHandler; clientDir?: string; middleware?: Middleware; pageRoutes?: PageRoutes }> {
+async function pageRenderer(config: Config): Promise<{ ssr: PageRenderer; clientDir?: string; middleware?: Middleware; pageRoutes?: PageRoutes }> {
   if (config.NODE_ENV !== "development") {
     const buildFile = path.join(BUILD_DIR, "server", "index.js");
     const build = (await import(pathToFileURL(buildFile).href)) as BuiltApp;
-    return { ssr: build.createRequestHandler(build, "production"), clientDir: path.join(BUILD_DIR, "client"), pageRoutes: pageRoutes(build.routes) };
+    const ssr = { handle: build.createRequestHandler(build, "production"), routes: async () => build.routes };
+    return { ssr, clientDir: path.join(BUILD_DIR, "client"), pageRoutes: pageRoutes(build.routes) };
   }
   const vite = await import("vite");
   const server = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });
   const build = () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
-  return { ssr: createRequestHandler(build, "development"), middleware: server.middlewares };
+  return { ssr: { handle: createRequestHandler(build, "development"), routes: async () => (await build()).routes }, middleware: server.middlewares };
 }
 
 async function main() {

@@ -1,5 +1,6 @@
 import type { Handler } from "hono";
-import { withoutAdmin } from "./admin/gate.ts";
+import { asksForBackOffice, type BackOfficeRoutes, backOfficeRoutes, type BuildRoutes, verifiedStaff, withoutBackOffice } from "./admin/gate.ts";
+import type { SessionUser } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { databaseAway, databaseIsAway } from "./http/errors.ts";
@@ -8,7 +9,7 @@ import { withOwnSignal } from "./http/page-request.ts";
 import { placeholderUser } from "./http/personal-shell.ts";
 import { PersonalShells } from "./http/personal-shells.ts";
 import { AffectedPages } from "./catalogue/affected-pages.ts";
-import { loadContextFactory, type SsrHandler } from "./load-context.ts";
+import { loadContextFactory, type PageRenderer } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import type { Services } from "./services.ts";
 
@@ -71,17 +72,35 @@ export function pageCaches(config: Pick<Config, "NODE_ENV" | "PAGE_CACHE_ENTRIES
 }
 
 /**
+ * Who may see the page asked for: on a back-office route (gate.ts), the admin, or nobody (an
+ * outsider, who gets what an unknown address gives); anywhere else, everyone.
+ */
+type PageAccess = { backOffice: false } | { backOffice: true; staff: SessionUser | null };
+
+/**
  * Pages: React Router's request handler with the load context, from and into `caches` where a page
- * may be kept; never for a write or an error page.
+ * may be kept; never for a write, an error page, a back-office page or an address with a token.
  */
 export function pages(
-  ssr: SsrHandler,
+  renderer: PageRenderer,
   { config, log, services, caches }: { config: Pick<Config, "PUBLIC_URL">; log: Logger; services: Services; caches: PageCaches | null },
 ): Handler<AppEnv> {
   const { auth, database } = services;
+  const ssr = renderer.handle;
   const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
   const pageCache = caches?.anonymous;
   const personal = caches?.personal;
+  // The guard's view of the route table, made again only when the table is another (development).
+  const guards = new WeakMap<BuildRoutes, BackOfficeRoutes>();
+  const backOffice = async (): Promise<BackOfficeRoutes> => {
+    const routes = await renderer.routes();
+    let guard = guards.get(routes);
+    if (!guard) guards.set(routes, (guard = backOfficeRoutes(routes)));
+    return guard;
+  };
+  const access = async (url: URL, user: SessionUser | null, routes: BackOfficeRoutes): Promise<PageAccess> =>
+    asksForBackOffice(url, routes) ? { backOffice: true, staff: await verifiedStaff(database.db, user) } : { backOffice: false };
+
   return async (c) => {
     const nonce = c.get("cspNonce");
     const url = new URL(c.req.url);
@@ -93,20 +112,28 @@ export function pages(
       }));
       if (filled) return filled;
     }
+    // A link that carries a token (a password reset's) is that visitor's alone: never kept, never stored.
+    const token = url.searchParams.has("token");
     const cacheKey =
-      pageCache && c.req.method === "GET" && !url.pathname.endsWith(".data") && !auth.hasSessionCookie(c.req.raw.headers) ? url.pathname + url.search : null;
+      pageCache && !token && c.req.method === "GET" && !url.pathname.endsWith(".data") && !auth.hasSessionCookie(c.req.raw.headers) ? url.pathname + url.search : null;
     const hit = cacheKey && pageCache?.get(cacheKey, nonce, c.req.header("accept-encoding"));
     if (hit) return hit;
+    const routes = await backOffice();
+    const page = await access(url, user, routes);
     // Someone who may not see the back office asked for it: they get what any unknown address gives.
-    const request = c.get("outsider") ? withoutAdmin(c.req.raw) : withOwnSignal(c.req.raw, c.env?.outgoing);
-    const response = await ssr(atBrowserOrigin(request), createLoadContext(c));
+    const outsider = page.backOffice && !page.staff;
+    const request = outsider ? withoutBackOffice(c.req.raw, routes) : withOwnSignal(c.req.raw, c.env?.outgoing);
+    const response = await ssr(atBrowserOrigin(request), createLoadContext(c, page.backOffice ? page.staff : null));
     // A page that failed because the database is away says so with 503 (and its error page).
     if (response.status >= 500 && (await databaseIsAway(database))) {
       return databaseAway(new Response(response.body, { status: 503, headers: response.headers }));
     }
+    if (token) response.headers.set("Cache-Control", "no-store");
+    // The back office is the admin's alone, its route discovery too (otherwise immutable).
+    else if (page.backOffice && page.staff) response.headers.set("Cache-Control", "private, no-store");
     // A page for a signed-in visitor is theirs alone: no shared cache (nor the browser's) keeps it.
-    if (user && !response.headers.has("cache-control")) response.headers.set("Cache-Control", "private, no-store");
-    return cacheKey && pageCache ? pageCache.put(cacheKey, nonce, response) : response;
+    else if (user && !response.headers.has("cache-control")) response.headers.set("Cache-Control", "private, no-store");
+    return cacheKey && pageCache && !page.backOffice ? pageCache.put(cacheKey, nonce, response) : response;
   };
 }
 

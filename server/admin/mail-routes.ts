@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Schema } from "../db/schema.ts";
-import type { AppEnv } from "../http/env.ts";
+import type { StaffEnv } from "./gate.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
@@ -15,8 +15,8 @@ const listQuery = z.object({
 });
 
 /** /api/admin/mail: the outbox, newest first (what was sent, what waits, what failed), never a payload. */
-export function adminMailRoutes(db: Kysely<Schema>): Hono<AppEnv> {
-  const api = new Hono<AppEnv>();
+export function adminMailRoutes(db: Kysely<Schema>): Hono<StaffEnv> {
+  const api = new Hono<StaffEnv>();
   api.get("/", async (c) => {
     const page = await outboxPage(db, queryParams(c, listQuery));
     if (!page.ok) throw new HttpError(400, page.message);

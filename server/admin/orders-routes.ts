@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../http/env.ts";
 import { jsonBody } from "../http/json-body.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import { ORDER_STATUSES } from "../orders/order.ts";
+import type { StaffEnv } from "./gate.ts";
 import type { AdminOrders } from "./orders.ts";
 
 const listQuery = z.object({
@@ -33,8 +33,8 @@ const refundBody = z.object({
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** /api/admin/orders: every customer's orders, one in detail, and refunds. Behind the admin gate. */
-export function adminOrderRoutes(orders: AdminOrders): Hono<AppEnv> {
-  const api = new Hono<AppEnv>();
+export function adminOrderRoutes(orders: AdminOrders): Hono<StaffEnv> {
+  const api = new Hono<StaffEnv>();
 
   /** { orders, next }: newest first; ?status=, ?email=, ?limit=, ?before= (a previous page's next). */
   api.get("/", async (c) => {
@@ -55,7 +55,7 @@ export function adminOrderRoutes(orders: AdminOrders): Hono<AppEnv> {
     const key = c.req.header("idempotency-key");
     if (!key || !KEY.test(key)) throw new HttpError(400, "The Idempotency-Key header is required (up to 255 printable characters): send one per refund you mean.");
     const body = await jsonBody(c, refundBody);
-    const staff = c.get("staff")!;
+    const staff = c.get("staff");
     const result = await orders.refund({ id: staff.uid, name: staff.email }, c.req.param("id"), key, body);
     if (!result.ok) throw new HttpError(result.status, result.message);
     return jsonResponse(c, result.value);

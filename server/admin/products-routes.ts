@@ -1,12 +1,12 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { parseProductId } from "../catalogue/product.ts";
-import type { AppEnv } from "../http/env.ts";
 import { jsonBody } from "../http/json-body.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { Actor } from "./audit.ts";
+import type { StaffEnv } from "./gate.ts";
 import { DEFAULT_LIMIT, MAX_LIMIT, PRODUCT_SORTS, type ProductsAdmin, type ProductWrite, versionField } from "./products.ts";
 
 const listQuery = z.object({
@@ -20,24 +20,24 @@ const listQuery = z.object({
 /** An archive or image request may name the version it started from. */
 const versionOnly = z.object({ version: versionField.optional() });
 
-const actorOf = (c: Context<AppEnv>): Actor => {
-  const staff = c.get("staff")!;
+const actorOf = (c: Context<StaffEnv>): Actor => {
+  const staff = c.get("staff");
   return { id: staff.uid, name: staff.email };
 };
 
-function idOf(c: Context<AppEnv>): number {
+function idOf(c: Context<StaffEnv>): number {
   const id = parseProductId(c.req.param("id") ?? "");
   if (id === null) throw new HttpError(404, `No product with id ${JSON.stringify(c.req.param("id"))}.`);
   return id;
 }
 
-function answer(c: Context<AppEnv>, outcome: ProductWrite, status: 200 | 201 = 200): Response {
+function answer(c: Context<StaffEnv>, outcome: ProductWrite, status: 200 | 201 = 200): Response {
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.message);
   return jsonResponse(c, outcome.product, status);
 }
 
 /** The picture's bytes: a multipart form's `image` file, or the raw body (Content-Type image/…). */
-async function uploaded(c: Context<AppEnv>): Promise<{ bytes: Uint8Array; version?: number }> {
+async function uploaded(c: Context<StaffEnv>): Promise<{ bytes: Uint8Array; version?: number }> {
   const type = (c.req.header("content-type") ?? "").toLowerCase();
   const version = c.req.query("version");
   if (type.startsWith("multipart/form-data")) {
@@ -60,8 +60,8 @@ async function uploaded(c: Context<AppEnv>): Promise<{ bytes: Uint8Array; versio
  * archive and unarchive, and the picture upload (5 MB: the one path with a larger body limit,
  * http/body-limit.ts).
  */
-export function productRoutes(products: ProductsAdmin): Hono<AppEnv> {
-  const api = new Hono<AppEnv>();
+export function productRoutes(products: ProductsAdmin): Hono<StaffEnv> {
+  const api = new Hono<StaffEnv>();
 
   api.get("/", async (c) => {
     const query = queryParams(c, listQuery);

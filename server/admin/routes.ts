@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../http/env.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { Services } from "../services.ts";
+import { type StaffEnv, staffOnly } from "./gate.ts";
 import { adminMailRoutes } from "./mail-routes.ts";
 import { adminOrderRoutes } from "./orders-routes.ts";
 import { AdminOrders } from "./orders.ts";
@@ -16,11 +16,13 @@ const pageQuery = z.object({
 });
 
 /**
- * /api/admin: the back office's API. Mounted behind the admin gate (server/admin/gate.ts): every
- * handler here runs for a verified admin only, who is `c.get("staff")`.
+ * /api/admin: the back office's API, one group whose first step is the guard (gate.ts): it runs
+ * for every route here, however the address was spelt, and every handler after it runs for a
+ * verified admin only, who is `c.get("staff")`. Anyone else gets the 404 of an unknown address.
  */
-export function adminRoutes(services: Pick<Services, "audit" | "database" | "orders" | "refunds" | "products">): Hono<AppEnv> {
-  const api = new Hono<AppEnv>();
+export function adminRoutes(services: Pick<Services, "audit" | "database" | "orders" | "refunds" | "products">): Hono<StaffEnv> {
+  const api = new Hono<StaffEnv>();
+  api.use("*", staffOnly(services.database.db));
 
   /** The audit log, newest first: { entries, next } (next: the cursor for ?before=, or null). */
   api.get("/audit", async (c) => {

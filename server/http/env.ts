@@ -11,9 +11,5 @@ export type AppEnv = {
     clientIp: string;
     /** The session's user, or null: looked up only when the request carries a session cookie. */
     user: SessionUser | null;
-    /** The same user once the admin gate has checked their role in the database; unset otherwise (server/admin/gate.ts). */
-    staff: SessionUser;
-    /** Set when someone who is not an admin asked for the back office: pages render an unknown address instead. */
-    outsider: boolean;
   };
 };

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { SessionUser } from "../auth/auth.ts";
 import { openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
-import type { SsrHandler } from "../load-context.ts";
+import type { PageRenderer } from "../load-context.ts";
 import { TEST_ORIGIN, jsonPost, signUp, testApp } from "../../test/support/app.ts";
 import { builtPages } from "../../test/support/pages.ts";
 import { ChangingCatalogue } from "../../test/support/changing-catalogue.ts";
@@ -22,7 +22,7 @@ interface Shopper {
 const SHELL_ADDRESSES = ["/", "/products/1", "/results/electronics", "/search?q=backpack", "/cart", "/language"];
 const ADMIN = "boss@example.com";
 
-let ssr: SsrHandler;
+let ssr: PageRenderer;
 let shop: App;
 /** The same shop (same database, so the same accounts) with every page rendered in full. */
 let fullShop: App;

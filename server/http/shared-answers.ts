@@ -1,5 +1,4 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { isAdminPath } from "../admin/gate.ts";
 import type { PreparedAnswers } from "../catalogue/prepared-answers.ts";
 import type { Product } from "../catalogue/product.ts";
 import type { Logger } from "../log.ts";
@@ -35,7 +34,7 @@ export interface SharedAnswersDeps {
 }
 
 const CATALOGUE_API = "/api/catalogue/";
-/** React Router's route discovery: the admin gate looks at it, so it always goes through Hono. */
+/** React Router's route discovery: the back office's guard looks at it, so it always goes through Hono. */
 const MANIFEST_PATH = "/__manifest";
 
 /**
@@ -112,7 +111,8 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
   const sharedPage = (req: IncomingMessage, url: string): boolean => {
     if (!pages || req.method !== "GET" || !pages.cache.has(url)) return false;
     const path = pathOf(url);
-    if (isAdminPath(path) || path === MANIFEST_PATH) return false;
+    // The page cache never keeps a back-office page (pages.ts): only the guard's view of route discovery is left to route around.
+    if (path === MANIFEST_PATH) return false;
     const cookie = req.headers.cookie;
     return !cookie || !pages.hasSessionCookie(new Headers({ cookie }));
   };

@@ -4,7 +4,7 @@ import { EmbeddedCatalogue } from "../../server/catalogue/embedded.ts";
 import { loadConfig } from "../../server/config.ts";
 import { type AppDatabase, openDatabase } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrations.ts";
-import type { SsrHandler } from "../../server/load-context.ts";
+import type { PageRenderer } from "../../server/load-context.ts";
 import { createLogger, type Logger } from "../../server/log.ts";
 import type { MailOptions } from "../../server/mail/service.ts";
 import type { PageRoutes } from "../../server/observability/page-routes.ts";
@@ -19,7 +19,7 @@ export interface TestAppOptions {
   database?: AppDatabase;
   /** The catalogue to use; "database" for the shop's own (the default of main.ts), the embedded JSON when absent. */
   catalogue?: Catalogue | "database";
-  ssr?: SsrHandler;
+  ssr?: PageRenderer;
   /** The built client assets to serve (build/client). */
   clientDir?: string;
   log?: Logger;

@@ -7,7 +7,7 @@ import { contentSecurityPolicy } from "../../server/http/csp.ts";
 import type { AppEnv } from "../../server/http/env.ts";
 import { PersonalShells } from "../../server/http/personal-shells.ts";
 import { securityHeaderSet, securityHeaders } from "../../server/http/security-headers.ts";
-import type { SsrHandler } from "../../server/load-context.ts";
+import type { PageRenderer } from "../../server/load-context.ts";
 import { createLogger } from "../../server/log.ts";
 import { pageCaches, pages } from "../../server/pages.ts";
 import type { Services } from "../../server/services.ts";
@@ -18,7 +18,7 @@ import { TEST_ORIGIN } from "./app.ts";
  * personal shells given, so a test can look at what they keep; `user` stands in for the session
  * (any user, even one the sign-up form would refuse). `cache: false` renders every page in full.
  */
-export function pagesLayer(ssr: SsrHandler, services: Services, options: { cache: boolean; user?: () => SessionUser | null }) {
+export function pagesLayer(ssr: PageRenderer, services: Services, options: { cache: boolean; user?: () => SessionUser | null }) {
   const config = loadConfig({ NODE_ENV: "production", PUBLIC_URL: TEST_ORIGIN, PAGE_CACHE_ENTRIES: options.cache ? "500" : "0" });
   const log = createLogger({ NODE_ENV: "test", LOG_LEVEL: "silent" });
   const shells = new PersonalShells({ maxEntries: 500, maxBytes: 16 * 1024 * 1024 });

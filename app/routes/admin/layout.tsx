@@ -3,6 +3,13 @@ import type { Route } from "./+types/layout";
 import { requireAdmin } from "../../admin/guard.ts";
 import { ADMIN_SECTIONS } from "../../admin/nav.ts";
 
+/**
+ * Marks this layout and every route under it as the back office: the server's guard
+ * (server/admin/gate.ts) lets only an admin reach them, whatever the spelling of the address, and
+ * shows anyone else the shop's unknown-address page.
+ */
+export const handle = { backOffice: true };
+
 export function loader({ context }: Route.LoaderArgs) {
   return { admin: requireAdmin(context).actor.name };
 }
