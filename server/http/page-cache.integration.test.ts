@@ -41,6 +41,19 @@ describe("the anonymous page cache", () => {
     expect((await page("/products/3")).html).toContain("Hello, Sign In");
   });
 
+  it("never keeps a page whose address carries a token, and tells no cache to store it", async () => {
+    const link = "/auth/reset?token=a-reset-token-of-someone";
+    for (let i = 0; i < 2; i++) {
+      const response = await app.request(`${TEST_ORIGIN}${link}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-page-cache")).toBeNull();
+      expect(response.headers.get("cache-control")).toBe("no-store");
+    }
+    // The same page without a token is kept as before.
+    await page("/auth/reset");
+    expect((await page("/auth/reset")).cache).toBe("hit");
+  });
+
   it("never serves a write from it, and keeps no error page", async () => {
     await page("/auth");
     const post = await page("/auth", {
