@@ -6,9 +6,12 @@ import { withWholeBody } from "../lib/whole-body.ts";
 import { DocumentContext } from "./document.ts";
 import { settleHydrationData } from "./hydration-data.server.ts";
 import { documentBytes, STYLESHEET_SLOT } from "./document-bytes.server.ts";
+import { refusedForm } from "./page-errors.server.ts";
 import { stylesheet } from "./styles.server.ts";
 
 export const streamTimeout = 5_000;
+// How errors are logged, and a form an action could not read answered with a 4xx (page-errors.server.ts).
+export { handleDataRequest, handleError } from "./page-errors.server.ts";
 
 /** What React writes for a Suspense boundary it gave up on and left to the browser. */
 const CLIENT_RENDERED_BOUNDARY = "<!--$!-->";
@@ -36,6 +39,9 @@ export default async function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // The action could not read the posted form: its 4xx, not the error page's 500.
+  const refused = refusedForm(request);
+  if (refused) return refused;
   const nonce = loadContext.cspNonce || undefined;
   if (await settleHydrationData(routerContext)) {
     const html = renderToString(document(request, routerContext, nonce));
