@@ -10,11 +10,11 @@ import type { StorefrontContext } from "../server/load-context.ts";
 const ORIGIN = "http://localhost:3000";
 
 /** React Router's handler over one route whose action reads the form, with the shop's entry. */
-function page(action: (request: Request) => Promise<unknown>) {
+function page(action: ((request: Request) => Promise<unknown>) | null) {
   const build = {
     entry: { module: entry },
-    routes: { root: { id: "root", path: "", module: { action: ({ request }: { request: Request }) => action(request), default: () => null } } },
-    assets: { entry: { module: "/entry.js", imports: [] }, routes: { root: { id: "root", path: "", module: "/root.js", hasAction: true, hasLoader: false } }, url: "/manifest.js", version: "1" },
+    routes: { root: { id: "root", path: "", module: { ...(action && { action: ({ request }: { request: Request }) => action(request) }), default: () => null } } },
+    assets: { entry: { module: "/entry.js", imports: [] }, routes: { root: { id: "root", path: "", module: "/root.js", hasAction: action !== null, hasLoader: false } }, url: "/manifest.js", version: "1" },
     publicPath: "/",
     assetsBuildDirectory: "build/client",
     future: { v8_passThroughRequests: true, v8_middleware: false },
@@ -67,6 +67,13 @@ describe("a page action given a body that is no form", () => {
     const response = await send("/_root.data", "application/x-www-form-urlencoded", "a=%zz&b=1");
     expect(response.status).toBe(422);
     expect(records).toEqual([]);
+  });
+
+  it("answers a post to a page without an action 405, logged as a warning", async () => {
+    const { send, records } = page(null);
+    const response = await send("/_root.data", "application/x-www-form-urlencoded", "a=1");
+    expect(response.status).toBe(405);
+    expect(records.map((r) => [r.level, r.msg, r.status])).toEqual([[40, "page request refused", 405]]);
   });
 
   it("leaves the action's own errors as they were: a 500, logged as an error", async () => {

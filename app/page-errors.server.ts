@@ -1,4 +1,4 @@
-import type { HandleDataRequestFunction, HandleErrorFunction } from "react-router";
+import { type HandleDataRequestFunction, type HandleErrorFunction, isRouteErrorResponse } from "react-router";
 
 type Refusal = { status: 400 | 415; message: string };
 
@@ -25,7 +25,8 @@ export function unreadableForm(error: unknown, request: Request): Refusal | null
 /**
  * React Router's error hook, for every error a loader, action or render throws. A form the action
  * could not read is the client's mistake: a warning, and the request is answered with its 4xx
- * (refusedForm). Anything else is logged as an error, unless the client has gone.
+ * (refusedForm). React Router's own 4xx are warnings too; anything else is logged as an error,
+ * unless the client has gone.
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   const where = { method: request.method, path: new URL(request.url).pathname };
@@ -36,7 +37,9 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     return;
   }
   if (request.signal.aborted) return;
-  context.log.error({ ...where, err: error }, "page error");
+  // React Router's own 4xx (a POST to a page without an action: 405) come with the error behind them.
+  if (isRouteErrorResponse(error) && error.status < 500) context.log.warn({ ...where, status: error.status }, "page request refused");
+  else context.log.error({ ...where, err: error }, "page error");
 };
 
 /** The answer for a request whose form could not be read (JSON, as the API's errors), or null. */
