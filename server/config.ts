@@ -72,6 +72,8 @@ const schema = z.object({
   PAYMENT_INTENT_TTL_HOURS: positiveInt.default(24),
   // Payment intents one shopper may create per minute before POST /api/payment/create answers 429.
   PAYMENT_CREATE_RATE_LIMIT: positiveInt.default(30),
+  // The most units of one product a checkout may ask for: more are refused before any is held.
+  MAX_UNITS_PER_PRODUCT: positiveInt.default(10),
   CATALOGUE_IMAGE_ORIGINS: originList.default([]),
   IMAGE_CACHE_MB: positiveInt.default(200),
   // Rendered anonymous pages kept in memory (0: none, every page is rendered afresh).

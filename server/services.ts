@@ -43,6 +43,7 @@ export type ServicesConfig = CatalogueConfig &
   | "METRICS_PORT"
   | "PAYMENT_INTENT_TTL_HOURS"
   | "PAYMENT_CREATE_RATE_LIMIT"
+  | "MAX_UNITS_PER_PRODUCT"
   | "RESERVATION_MINUTES"
   | "ADMIN_EMAILS"
 >;
@@ -147,6 +148,7 @@ export async function createServices(
     log,
     telemetry: metrics,
     createLimitPerMinute: config.PAYMENT_CREATE_RATE_LIMIT,
+    maxUnitsPerProduct: config.MAX_UNITS_PER_PRODUCT,
   });
   const reconciler = new PaymentReconciler({ database, gateway: paymentGateway, payments, refunds, ttlMs: config.PAYMENT_INTENT_TTL_HOURS * 3_600_000, log });
   watchServices(metrics, { database, catalogue, orderFeed });

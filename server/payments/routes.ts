@@ -69,9 +69,9 @@ export function paymentRoutes(payments: PaymentsService): Hono<AppEnv> {
 }
 
 /** Refusals answered in Stripe's shape ({ error: { message, code } }) as issue 22 writes them. */
-const NESTED_CODES = new Set(["insufficient_stock", "reservation_expired"]);
+const NESTED_CODES = new Set(["insufficient_stock", "reservation_expired", "limit_exceeded"]);
 
-/** Card failures and stock refusals in Stripe's shape ({ error: { message, code } }); the rest as every other /api error. */
+/** Card failures, stock and unit-limit refusals in Stripe's shape ({ error: { message, code } }); the rest as every other /api error. */
 function errorBody(failure: PaymentFailure) {
   if (failure.code && NESTED_CODES.has(failure.code)) return { error: { message: failure.message, code: failure.code } };
   if (failure.status === 402) return { error: { message: failure.message, code: failure.code, ...(failure.declineCode ? { decline_code: failure.declineCode } : {}) } };

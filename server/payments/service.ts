@@ -11,6 +11,7 @@ import type { NewOrder } from "../orders/order.ts";
 import type { OrdersService } from "../orders/service.ts";
 import { RESERVATION_EXPIRED } from "../../lib/stock.ts";
 import type { StockService } from "../stock/stock.ts";
+import { overUnitLimit } from "../stock/unit-limit.ts";
 import type { GatewayRefund, IntentState, PaymentGateway } from "./gateway.ts";
 import { findPayment, findPaymentWithHolds, insertPayment, markSucceeded, type Payment, type PaymentHolds } from "./store.ts";
 
@@ -39,6 +40,8 @@ export interface PaymentsDeps {
   now?: () => number;
   /** Payment intents one shopper may create per minute (PAYMENT_CREATE_RATE_LIMIT); unlimited when absent. */
   createLimitPerMinute?: number;
+  /** The most units of one product a checkout may ask for (MAX_UNITS_PER_PRODUCT). */
+  maxUnitsPerProduct: number;
 }
 
 const fail = (status: PaymentFailure["status"], message: string, code?: string): PaymentFailure => ({ ok: false, status, message, code });
@@ -113,6 +116,9 @@ export class PaymentsService {
     if (totalCents > MAX_AMOUNT_CENTS) {
       return fail(422, `A single payment can be at most ${formatCents(MAX_AMOUNT_CENTS)}; this basket comes to ${formatCents(totalCents)}. Please remove some items.`, "amount_too_large");
     }
+    // Before anything is held: one checkout must not hold most of a product's stock without paying.
+    const overLimit = overUnitLimit(lines, this.deps.maxUnitsPerProduct);
+    if (overLimit) return overLimit;
     // Stock (issue 22): refuse a line beyond what is available before the gateway is asked for anything.
     const short = await this.deps.stock?.check(userId, lines, shown);
     if (short) return short;
