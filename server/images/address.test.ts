@@ -13,6 +13,9 @@ describe("IPv6 addresses that carry IPv4 ones", () => {
     "::127.0.0.1", // IPv4-compatible
     "::7f00:1",
     "::10.0.0.1",
+    "::ffff:0:127.0.0.1", // IPv4-translated
+    "::ffff:0:7f00:1",
+    "::ffff:0:a9fe:a9fe",
     "2002:7f00:1::", // 6to4 carrying 127.0.0.1
     "2002:c0a8:101::1", // 6to4 carrying 192.168.1.1
     "2002:a9fe:a9fe::1", // 6to4 carrying 169.254.169.254
@@ -26,12 +29,13 @@ describe("IPv6 addresses that carry IPv4 ones", () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(["::ffff:93.184.215.14", "2002:5db8:d70e::1", "2001:0:4136:e378:8000:63bf:a247:28f1", "2606:4700::1111"])("still takes %s, which reaches a public address", (address) => {
+  it.each(["::ffff:93.184.215.14", "::ffff:0:93.184.215.14", "2002:5db8:d70e::1", "2001:0:4136:e378:8000:63bf:a247:28f1", "2606:4700::1111"])("still takes %s, which reaches a public address", (address) => {
     expect(isPublicAddress(address)).toBe(true);
   });
 
   it("reads the carried addresses", () => {
     expect(carriedIpv4("::ffff:127.0.0.1")).toEqual(["127.0.0.1"]);
+    expect(carriedIpv4("::ffff:0:7f00:1")).toEqual(["127.0.0.1"]);
     expect(carriedIpv4("2002:c0a8:101::1")).toEqual(["192.168.1.1"]);
     expect(carriedIpv4("2001:0:4136:e378:8000:63bf:f5ff:fffe")).toEqual(["65.54.227.120", "10.0.0.1"]);
     expect(carriedIpv4("2606:4700::1111")).toEqual([]);
@@ -40,5 +44,10 @@ describe("IPv6 addresses that carry IPv4 ones", () => {
   it("refuses to fetch an image from an IPv6 literal carrying a loopback address, without connecting", async () => {
     const answer = await fetchImageSource(new URL("http://[::ffff:127.0.0.1]:9/x.png"), { timeoutMs: 1_000, maxBytes: 1_000, allowPrivateAddresses: false });
     expect(answer).toEqual({ ok: false, reason: "::ffff:7f00:1 is not a public address" });
+  });
+
+  it("refuses an IPv4-translated literal carrying a loopback address, without connecting", async () => {
+    const answer = await fetchImageSource(new URL("http://[::ffff:0:7f00:1]:9/x.png"), { timeoutMs: 1_000, maxBytes: 1_000, allowPrivateAddresses: false });
+    expect(answer).toEqual({ ok: false, reason: "::ffff:0:7f00:1 is not a public address" });
   });
 });

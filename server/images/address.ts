@@ -42,7 +42,8 @@ for (const [address, prefix] of [
 
 /**
  * Is this IP address public unicast? An IPv6 address that carries an IPv4 address (IPv4-mapped
- * ::ffff:0:0/96 and -compatible ::/96, 6to4 2002::/16, Teredo 2001::/32) is judged by the IPv4
+ * ::ffff:0:0/96, -compatible ::/96, -translated ::ffff:0:0:0/96 (RFC 2765), 6to4 2002::/16,
+ * Teredo 2001::/32) is judged by the IPv4
  * address(es) it carries: "::ffff:127.0.0.1" reaches 127.0.0.1. NAT64 (64:ff9b::/96 and the
  * local-use 64:ff9b:1::/48) is refused whatever it carries: our own network's gateway reaches it.
  */
@@ -55,13 +56,15 @@ export function isPublicAddress(address: string): boolean {
   return carried.every((ipv4) => !notPublic.check(ipv4, "ipv4"));
 }
 
-/** The IPv4 addresses an IPv6 address carries (mapped, compatible, 6to4, Teredo server and client); none for others. */
+/** The IPv4 addresses an IPv6 address carries (mapped, compatible, translated, 6to4, Teredo server and client); none for others. */
 export function carriedIpv4(address: string): string[] {
   const words = ipv6Words(address);
   if (!words) return [];
   const ipv4 = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
   const zeros = (from: number, to: number) => words.slice(from, to).every((word) => word === 0);
   if (zeros(0, 5) && (words[5] === 0xffff || words[5] === 0)) return [ipv4(words[6]!, words[7]!)];
+  // IPv4-translated (SIIT): ::ffff:0:a.b.c.d, a stateless translator's way to the IPv4 address.
+  if (zeros(0, 4) && words[4] === 0xffff && words[5] === 0) return [ipv4(words[6]!, words[7]!)];
   if (words[0] === 0x2002) return [ipv4(words[1]!, words[2]!)];
   // Teredo: the server's address in clear, the client's with every bit flipped.
   if (words[0] === 0x2001 && words[1] === 0) return [ipv4(words[2]!, words[3]!), ipv4(words[6]! ^ 0xffff, words[7]! ^ 0xffff)];
