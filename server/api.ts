@@ -1,6 +1,7 @@
 import { Hono } from "hono";
-import { CLIENT_IP_HEADER } from "./auth/better-auth.ts";
+import { AUTH_BASE_PATH, CLIENT_IP_HEADER } from "./auth/better-auth.ts";
 import { allowedMethods } from "./http/allowed-methods.ts";
+import { authRequest } from "./http/auth-body.ts";
 import type { AppEnv } from "./http/env.ts";
 import { jsonResponse } from "./http/json-response.ts";
 import { noApiEndpoint, noApiEndpointMessage } from "./http-error.ts";
@@ -20,11 +21,12 @@ import type { Services } from "./services.ts";
 export function apiRoutes(services: Services, options: { instance: string; routes: () => ReadonlyArray<{ method: string; path: string }> }): Hono<AppEnv> {
   const { auth, database, catalogue } = services;
   const api = new Hono<AppEnv>();
-  // better-auth's own routes. Our HTTP layer, not the client, says who the client is.
-  api.on(["GET", "POST"], "/auth/*", (c) => {
+  // better-auth's own routes. Our HTTP layer, not the client, says who the client is; a write's
+  // body is JSON and checked where better-auth does not check it (http/auth-body.ts).
+  api.on(["GET", "POST"], "/auth/*", async (c) => {
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, c.get("clientIp"));
-    return auth.handler(new Request(c.req.raw, { headers }));
+    return auth.handler(await authRequest(c, c.req.path.slice(AUTH_BASE_PATH.length), headers));
   });
   api.get("/health", async (c) => {
     const ok = await database.ping();

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseProductId } from "../catalogue/product.ts";
 import { jsonBody } from "../http/json-body.ts";
 import { jsonResponse } from "../http/json-response.ts";
+import { MalformedBody } from "../http/malformed-body.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { Actor } from "./audit.ts";
@@ -41,7 +42,9 @@ async function uploaded(c: Context<StaffEnv>): Promise<{ bytes: Uint8Array; vers
   const type = (c.req.header("content-type") ?? "").toLowerCase();
   const version = c.req.query("version");
   if (type.startsWith("multipart/form-data")) {
-    const form = await c.req.parseBody();
+    const form = await c.req.parseBody().catch(() => {
+      throw new MalformedBody(400, "The request body is not a readable multipart form.");
+    });
     const file = form.image;
     if (!(file instanceof File)) throw new HttpError(400, "Send the picture as the form's image file.");
     const fields = versionOnly.safeParse({ version: form.version ?? version });

@@ -43,7 +43,7 @@ export interface ProductList {
   limit: number;
 }
 
-export type ProductRefusal = { ok: false; status: 400 | 404 | 409 | 413 | 415; message: string };
+export type ProductRefusal = { ok: false; status: 400 | 404 | 409 | 413 | 415 | 422; message: string };
 export type ProductWrite = { ok: true; product: AdminProduct } | ProductRefusal;
 
 /** Whether products can be changed here, and when not, why (shown on the page, answered to writes). */

@@ -19,11 +19,11 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 const MEMORY_BYTES = 16 * 1024 * 1024;
 
 export type Rendered = { ok: true; imageId: string; renditions: Array<{ width: number; format: ImageFormat; body: Buffer }> };
-export type UploadRefused = { ok: false; status: 413 | 415; message: string };
+export type UploadRefused = { ok: false; status: 413 | 415 | 422; message: string };
 
 /**
  * Pictures uploaded in the back office (issue 23): checked by their content (PNG, JPEG or WebP, at
- * most 5 MB, whatever the client called them), re-encoded by sharp at the widths and in the formats
+ * most 5 MB, whatever the client called them, and decoding whole), re-encoded by sharp at the widths and in the formats
  * the remote images use (EXIF orientation applied, metadata dropped), and kept in the database, so
  * every instance serves every picture from our origin, as immutable as the drawings.
  */
@@ -41,7 +41,12 @@ export class UploadedImages {
     const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const imageId = createHash("sha256").update(source).digest("hex").slice(0, 32);
     const renditions = [];
-    for (const width of IMAGE_WIDTHS) for (const f of FORMATS) renditions.push({ width, format: f, body: await renderImage(source, width, f) });
+    try {
+      for (const width of IMAGE_WIDTHS) for (const f of FORMATS) renditions.push({ width, format: f, body: await renderImage(source, width, f) });
+    } catch {
+      // Its header says PNG, JPEG or WebP, but the picture itself does not decode (cut short, or damaged).
+      return { ok: false, status: 422, message: "The image could not be read: the file is damaged or incomplete." };
+    }
     return { ok: true, imageId, renditions };
   }
 

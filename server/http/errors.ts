@@ -4,6 +4,7 @@ import { HttpError } from "../http-error.ts";
 import type { Logger } from "../log.ts";
 import type { AppEnv } from "./env.ts";
 import { jsonResponse } from "./json-response.ts";
+import { MalformedBody } from "./malformed-body.ts";
 
 const DATABASE_CHECK_MS = 500;
 const DATABASE_AWAY = "The shop's database is unavailable; try again shortly.";
@@ -19,9 +20,13 @@ export async function databaseIsAway(database: AppDatabase): Promise<boolean> {
   return !(await database.ping(DATABASE_CHECK_MS));
 }
 
-/** Thrown HttpErrors become their JSON answer; anything else is a 503 while the database is away, else a logged 500. */
+/**
+ * Thrown HttpErrors become their JSON answer (a malformed body's also a warning in the log);
+ * anything else is a 503 while the database is away, else a 500 logged as an error.
+ */
 export function errorHandler(database: AppDatabase, log: Logger): ErrorHandler<AppEnv> {
   return async (error, c: Context<AppEnv>) => {
+    if (error instanceof MalformedBody) log.warn({ method: c.req.method, path: c.req.path, status: error.status, reason: error.message }, "malformed request body");
     if (error instanceof HttpError) return jsonResponse(c, { error: error.message }, error.status, error.headers);
     if (await databaseIsAway(database)) return databaseAway(jsonResponse(c, { error: DATABASE_AWAY }, 503));
     log.error({ err: error, method: c.req.method, path: c.req.path }, "unhandled error");

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { HttpError } from "../http-error.ts";
+import { MalformedBody } from "./malformed-body.ts";
 import { bodyText } from "./small-bodies.ts";
 
 /**
@@ -10,19 +10,24 @@ import { bodyText } from "./small-bodies.ts";
  * form) is what a page on another site can send without asking first (no CORS preflight).
  */
 export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
-  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json") throw new HttpError(415, "The request body must be JSON (Content-Type: application/json).");
+  requireJsonType(c);
   let raw: unknown;
   try {
     raw = JSON.parse(await bodyText(c));
   } catch {
-    throw new HttpError(400, "The request body is not valid JSON.");
+    throw new MalformedBody(400, "The request body is not valid JSON.");
   }
   const result = schema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-    throw new HttpError(400, `${where}${issue.message}`);
+    throw new MalformedBody(400, `${where}${issue.message}`);
   }
   return result.data;
+}
+
+/** 415 unless the request says its body is JSON; what jsonBody checks before it reads anything. */
+export function requireJsonType(c: Context): void {
+  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") throw new MalformedBody(415, "The request body must be JSON (Content-Type: application/json).");
 }
