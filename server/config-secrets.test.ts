@@ -33,6 +33,22 @@ describe("start-up errors about secrets", () => {
     expect(errorOf({ PORT: "eighty" })).toBe('Invalid environment variable PORT: Invalid input: expected number, received NaN (got "eighty")');
   });
 
+  it.each([
+    ["OTEL_EXPORTER_OTLP_ENDPOINT", "http://u:hunter2@h x", '(got "http://h x")'],
+    ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "ftp://collector:hunter2@otel.example", '(got "ftp://otel.example")'],
+    ["PORT", "http://ops:hunter2@[::1]:80", '(got "http://[::1]:80")'],
+    ["CATALOGUE_IMAGE_ORIGINS", "https://cdn.example, https://u:hunter2@images.example", '"https://images.example" is not one (got "https://cdn.example, https://images.example")'],
+  ])("prints the URL in %s without its user and password", (name, value, shown) => {
+    const message = errorOf({ [name]: value });
+    expect(message).toMatch(new RegExp(`^Invalid environment variable ${name}: `));
+    expect(message).toContain(shown);
+    expect(message).not.toContain("hunter2");
+  });
+
+  it("keeps its own hints whole", () => {
+    expect(errorOf({ SMTP_URL: "smtp.example" })).toBe("Invalid environment variable SMTP_URL: must be an smtp:// or smtps:// URL (smtp://user:pass@host:587)");
+  });
+
   it.each(["SMTP_URL", "AUTH_SECRET", "ANY_API_KEY", "STRIPE_ANYTHING"])("counts %s as a secret whatever its value", (name) => {
     expect(isSecret(name, "x")).toBe(true);
   });

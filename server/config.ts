@@ -19,7 +19,7 @@ const originList = z.string().transform((text, context) => {
     if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
       context.addIssue({
         code: "custom",
-        message: `must be a comma-separated list of http:// or https:// origins (scheme, host and port only); ${JSON.stringify(item)} is not one`,
+        message: `must be a comma-separated list of http:// or https:// origins (scheme, host and port only); ${JSON.stringify(withoutUserInfo(item))} is not one`,
       });
       return z.NEVER;
     }
@@ -127,6 +127,14 @@ export function isSecret(name: string, value: string): boolean {
   return /^STRIPE_|_SECRET$|_KEY$|^SMTP_URL$|^OTEL_EXPORTER_OTLP_(TRACES_)?HEADERS$/.test(name) || (name.endsWith("_URL") && value.includes("@"));
 }
 
+/**
+ * `text` with the user info (`user:password@`) of every URL in it removed. Textual, not `new URL`:
+ * the values shown are the ones that failed to parse ("http://u:p@h x").
+ */
+export function withoutUserInfo(text: string): string {
+  return text.replace(/([a-z][a-z\d+.-]*:[/\\]+|\/\/)[^/\\?#]*@/gi, "$1");
+}
+
 /** Reads the environment once. Empty strings count as unset, as in most .env tooling. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const input = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
@@ -135,8 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0]);
     const got = env[name];
-    // A secret's value is never printed: start-up errors end up in logs, terminals and CI output.
-    const shown = got === undefined || isSecret(name, got) ? "" : ` (got ${JSON.stringify(got)})`;
+    // A secret's value is never printed, nor the password of any URL: start-up errors end up in
+    // logs, terminals and CI output.
+    const shown = got === undefined || isSecret(name, got) ? "" : ` (got ${JSON.stringify(withoutUserInfo(got))})`;
     throw new ConfigError(`Invalid environment variable ${name}: ${issue.message}${shown}`);
   }
   const config = result.data;
