@@ -6,6 +6,7 @@ import pg from "pg";
 import { createLogger, type Logger } from "../log.ts";
 import type { Traced } from "../observability/port.ts";
 import { tracedDialect } from "../observability/traced-dialect.ts";
+import { makePrivateDirectory, PRIVATE_FILE_MODE } from "../private-files.ts";
 import { SqliteGroupCommit, walSync } from "./group-commit.ts";
 import { SharedServerPostgresDialect } from "./introspection.ts";
 import { PostgresNotifications } from "./listener.ts";
@@ -78,7 +79,7 @@ function openSqlite(file: string, dialect: DialectFor): AppDatabase {
   const reader = new SqliteDatabase(file);
   reader.pragma("busy_timeout = 5000");
   reader.pragma("query_only = ON");
-  for (const name of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(name)) fs.chmodSync(name, 0o600);
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(name)) fs.chmodSync(name, PRIVATE_FILE_MODE);
   const groupCommit = new SqliteGroupCommit(sqlite, reader, walSync(file));
   const db = new Kysely<Schema>({ dialect: dialect("sqlite", groupCommit.dialect()) });
   return withCommon({ engine: "sqlite", database: sqlite }, db, (callback) => groupCommit.afterCommit(callback));
@@ -86,13 +87,12 @@ function openSqlite(file: string, dialect: DialectFor): AppDatabase {
 
 /**
  * The database file holds password hashes and the auth secret: its folder (DATA_DIR) is made
- * 0700 and the file 0600 before SQLite opens it; SQLite gives its -wal and -shm files the main
- * file's mode, and files an older version left readable are tightened above.
+ * 0700, also when it existed, and the file 0600 before SQLite opens it; SQLite gives its -wal and
+ * -shm files the main file's mode, and files an older version left readable are tightened above.
  */
 function createPrivately(file: string): void {
-  const dir = path.dirname(file);
-  if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.closeSync(fs.openSync(file, "a", 0o600));
+  makePrivateDirectory(path.dirname(file));
+  fs.closeSync(fs.openSync(file, "a", PRIVATE_FILE_MODE));
 }
 
 function openPostgres(target: Extract<DatabaseTarget, { engine: "postgres" }>, dialect: DialectFor, log: Logger): AppDatabase {

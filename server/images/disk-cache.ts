@@ -43,7 +43,7 @@ export class DiskCache {
   async write(name: string, body: Buffer): Promise<void> {
     await this.load();
     const temporary = path.join(this.options.dir, `.${name}.${randomUUID()}.tmp`);
-    await fs.writeFile(temporary, body);
+    await fs.writeFile(temporary, body, { mode: 0o600 });
     await fs.rename(temporary, this.file(name));
     this.forget(name);
     this.index.set(name, body.length);

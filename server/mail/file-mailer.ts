@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Logger } from "../log.ts";
+import { ensurePrivateDirectory, writePrivateFile } from "../private-files.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
 import { nodemailerFields } from "./mailer.ts";
 
@@ -23,10 +24,11 @@ export class FileMailer implements Mailer {
     const info = await this.composer.sendMail(nodemailerFields(message));
     const raw = info.message;
     if (!Buffer.isBuffer(raw)) throw new Error("the message composer gave no buffer");
-    await fs.mkdir(this.directory, { recursive: true });
+    // Messages hold live links (password resets): the folder is 0700 and each file 0600.
+    await ensurePrivateDirectory(this.directory);
     const file = path.join(this.directory, fileName(message));
     // Written aside and renamed: a reader never sees half a message.
-    await fs.writeFile(`${file}.tmp`, raw);
+    await writePrivateFile(`${file}.tmp`, raw);
     await fs.rename(`${file}.tmp`, file);
     this.log.info({ to: message.to, subject: message.subject, file }, "mail written to the local outbox");
   }
