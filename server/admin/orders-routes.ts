@@ -17,9 +17,18 @@ const listQuery = z.object({
 
 const wholeAtLeastOne = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).min(1, `${what} must be at least 1`);
 
-const refundBody = z.object({
+/**
+ * A refund body names only fields it knows: an unknown one (a misspelt `lines`, an `amount`) is
+ * refused by name rather than dropped, which would leave a request meaning "refund everything left".
+ */
+const knownFieldsOnly = {
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === "unrecognized_keys" && issue.keys ? `Unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}.` : undefined,
+};
+
+const refundBody = z.strictObject({
   lines: z
-    .array(z.object({ id: wholeAtLeastOne("id"), amount: wholeAtLeastOne("amount (units)").max(999, "amount (units) must be at most 999") }), {
+    .array(z.strictObject({ id: wholeAtLeastOne("id"), amount: wholeAtLeastOne("amount (units)").max(999, "amount (units) must be at most 999") }, knownFieldsOnly), {
       error: "lines must be a list of { id, amount }",
     })
     .min(1, "lines must name at least one line (leave it out to refund everything left)")
@@ -27,7 +36,7 @@ const refundBody = z.object({
     .optional(),
   reason: z.string({ error: "reason is required" }).trim().min(1, "reason is required").max(500, "reason must be at most 500 characters"),
   restock: z.boolean({ error: "restock must be true or false" }),
-});
+}, knownFieldsOnly);
 
 /** The Idempotency-Key header: the back office's button sends one per refund it means, as Stripe's API takes it. */
 const KEY = /^[\x21-\x7e]{1,255}$/;
