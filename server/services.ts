@@ -2,7 +2,7 @@ import { AuditLog } from "./admin/audit.ts";
 import type { ProductsAdmin } from "./admin/products.ts";
 import { ReadOnlyProducts, readOnlyReason } from "./admin/products-readonly.ts";
 import { DatabaseProducts } from "./admin/products-store.ts";
-import { AuthService } from "./auth/auth.ts";
+import { AuthService, authMail } from "./auth/auth.ts";
 import type { Catalogue } from "./catalogue/catalogue.ts";
 import { DatabaseCatalogue } from "./catalogue/database.ts";
 import { type CatalogueEvents, InProcessCatalogueEvents, PostgresCatalogueEvents } from "./catalogue/events.ts";
@@ -14,7 +14,6 @@ import { Readiness } from "./observability/health.ts";
 import { ShopMetrics } from "./observability/metrics.ts";
 import { watchServices } from "./observability/service-gauges.ts";
 import { noTracing, type Tracing } from "./observability/tracing.ts";
-import { resetMailWriter } from "./auth/password-reset.ts";
 import { createMail, type MailConfig, type MailOptions, type MailService } from "./mail/service.ts";
 import { InProcessOrderEvents, type OrderEvents, PostgresOrderEvents } from "./orders/events.ts";
 import { OrderFeed } from "./orders/feed.ts";
@@ -116,7 +115,7 @@ export async function createServices(
   const databaseCatalogue = ownCatalogue ? await DatabaseCatalogue.open(database, catalogueEvents, log) : null;
   const catalogue = overrides.catalogue ?? databaseCatalogue ?? createCatalogue(config, log, {}, metrics);
   const mail = createMail(config, log, database, overrides.mail, metrics);
-  const auth = await AuthService.create(database, config, log, resetMailWriter(database.db, log, () => mail.worker.kick()));
+  const auth = await AuthService.create(database, config, log, authMail(database.db, log, () => mail.worker.kick()));
   const gateway =
     config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY
       ? await StripeGateway.create({ secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, api: overrides.stripeApi })

@@ -65,8 +65,8 @@ describe.each(testEngines())("npm run admin on %s", (engine) => {
     try {
       const log = await database.db.selectFrom("audit_log").select(["actor", "action", "target"]).orderBy("at").execute();
       expect(log).toEqual([
-        { actor: "npm run admin", action: "role.grant", target: "user:boss@example.com" },
-        { actor: "npm run admin", action: "role.revoke", target: "user:boss@example.com" },
+        { actor: "npm run admin", action: "staff.grant", target: "user:boss@example.com" },
+        { actor: "npm run admin", action: "staff.revoke", target: "user:boss@example.com" },
       ]);
     } finally {
       await database.close();

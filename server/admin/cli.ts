@@ -1,7 +1,8 @@
 // `npm run admin -- grant <email>` / `npm run admin -- revoke <email>`: makes an account an admin or
 // a customer again, on the database the shop is configured with (DATABASE_URL, else SQLite under
-// DATA_DIR), with an audit log entry. The account must exist (sign up first). An address in
-// ADMIN_EMAILS is made an admin again at its next sign-in: take it out of the list too.
+// DATA_DIR), with a `staff.grant` or `staff.revoke` audit log entry. The account must exist (sign
+// up first). A confirmed address in ADMIN_EMAILS is made an admin again when the server starts or
+// it signs in: take it out of the list too.
 import { AuthService } from "../auth/auth.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { databaseTarget, openDatabase } from "../db/database.ts";
@@ -23,8 +24,9 @@ async function main(args: string[]): Promise<number> {
   const database = openDatabase(databaseTarget(config));
   try {
     await migrateToLatest(database);
-    // better-auth's tables, with the role column, as the server would make them.
-    const auth = await AuthService.create(database, config, log);
+    // better-auth's tables, with the role column, as the server would make them. The list is the
+    // server's to apply: here only the command given changes a role.
+    const auth = await AuthService.create(database, { ...config, ADMIN_EMAILS: [] }, log);
     await auth.close();
     const result = await setRole(database.db, email, command === "grant" ? "admin" : "customer", COMMAND_LINE);
     if (!result.ok) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { jsonPost, signUp, testApp, testAppOnFreshDatabase } from "../../test/support/app.ts";
 import { signUpAdmin, signUpWithCookies } from "../../test/support/admin.ts";
+import { confirmEmail } from "../../test/support/confirm-email.ts";
 import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
 import { COMMAND_LINE } from "./audit.ts";
 import { setRole } from "./staff.ts";
@@ -34,16 +35,19 @@ describe.each(testEngines())("the admin gate on %s", (engine) => {
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("private, no-store");
     const { entries } = (await response.json()) as { entries: Array<{ action: string; actor: string; target: string }> };
-    expect(entries).toEqual([expect.objectContaining({ action: "role.grant", actor: "npm run admin", target: "user:boss@example.com" })]);
+    expect(entries).toEqual([expect.objectContaining({ action: "staff.grant", actor: "npm run admin", target: "user:boss@example.com" })]);
   });
 
-  it("makes ADMIN_EMAILS accounts admins when they sign up, and when they sign in", async () => {
+  it("makes ADMIN_EMAILS accounts admins once their address is confirmed, and when they sign in", async () => {
     const { app, services } = await setup();
-    // chief signs up before the list names them: a customer until their next sign-in.
+    // chief signs up and confirms the address before the list names them: a customer until then.
     await signUp(app, "chief@example.com");
+    await confirmEmail(app, services.database.db, "chief@example.com");
     // The shop started again, on the same database, with the list.
     const { app: shop } = await testApp({ database: services.database, env: { ADMIN_EMAILS: "Boss@Example.com, chief@example.com" } });
     const boss = await signUp(shop, "boss@example.com");
+    expect((await shop.request("/api/admin/audit", { headers: { cookie: boss } })).status).toBe(404);
+    await confirmEmail(shop, services.database.db, "boss@example.com");
     expect((await shop.request("/api/admin/audit", { headers: { cookie: boss } })).status).toBe(200);
     const signIn = await shop.request("/api/auth/sign-in/email", jsonPost({ email: "chief@example.com", password: "correct horse" }));
     const chief = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
@@ -71,12 +75,12 @@ describe.each(testEngines())("the admin gate on %s", (engine) => {
     await setRole(services.database.db, "ada@example.com", "admin", COMMAND_LINE);
     await setRole(services.database.db, "ada@example.com", "customer", COMMAND_LINE);
     const first = (await (await app.request("/api/admin/audit?limit=2", { headers: { cookie: admin } })).json()) as { entries: Array<{ action: string; target: string }>; next: string };
-    expect(first.entries.map((e) => `${e.action} ${e.target}`)).toEqual(["role.revoke user:ada@example.com", "role.grant user:ada@example.com"]);
+    expect(first.entries.map((e) => `${e.action} ${e.target}`)).toEqual(["staff.revoke user:ada@example.com", "staff.grant user:ada@example.com"]);
     const second = (await (await app.request(`/api/admin/audit?limit=2&before=${encodeURIComponent(first.next)}`, { headers: { cookie: admin } })).json()) as {
       entries: Array<{ action: string; target: string; before: unknown; after: unknown }>;
       next: string | null;
     };
-    expect(second).toEqual({ entries: [expect.objectContaining({ action: "role.grant", target: "user:boss@example.com", before: { role: "customer" }, after: { role: "admin" } })], next: null });
+    expect(second).toEqual({ entries: [expect.objectContaining({ action: "staff.grant", target: "user:boss@example.com", before: { role: "customer" }, after: { role: "admin" } })], next: null });
     expect((await app.request("/api/admin/audit?before=nonsense", { headers: { cookie: admin } })).status).toBe(400);
   });
 });

@@ -53,7 +53,7 @@ describe.each(testEngines())("the back office's pages on %s", (engine) => {
     expect(overview.headers.get("cache-control")).toBe("private, no-store");
     expect(await overview.text()).toContain("Back office");
     const audit = await (await app.request("/admin/audit", { headers: { cookie: admin } })).text();
-    expect(audit).toContain("role.grant");
+    expect(audit).toContain("staff.grant");
     expect(audit).toContain("user:boss@example.com");
     const version = /"version":\s*"([^"]+)"/.exec(home)![1]!;
     const manifest = await app.request(`/__manifest?paths=%2Fadmin%2Faudit&version=${version}`, { headers: { cookie: admin } });

@@ -1,5 +1,7 @@
 import { getSessionCookie } from "better-auth/cookies";
-import { type Role, roleOf } from "../admin/staff.ts";
+import type { Kysely } from "kysely";
+import { grantListedAdmins, type Role, roleOf } from "../admin/staff.ts";
+import type { Schema } from "../db/schema.ts";
 import type { AppDatabase } from "../db/database.ts";
 import { generatedSetting } from "../db/settings.ts";
 import type { Logger } from "../log.ts";
@@ -13,7 +15,8 @@ import {
   migrateAuthTables,
   SESSION_COOKIE_CACHE_SECONDS,
 } from "./better-auth.ts";
-import { PasswordReset, type SendResetPassword } from "./password-reset.ts";
+import { type SendVerificationEmail, verificationMailWriter } from "./email-verification.ts";
+import { PasswordReset, resetMailWriter, type SendResetPassword } from "./password-reset.ts";
 import { QuietStorages } from "./quiet-storages.ts";
 import { RecentRevocations } from "./recent-resets.ts";
 import { SessionRevocations } from "./revocations.ts";
@@ -31,6 +34,18 @@ export interface SessionUser {
 }
 
 const toSessionUser = (user: { id: string; email: string; role?: unknown }): SessionUser => ({ uid: user.id, email: user.email, role: roleOf(user.role) });
+
+/** The mail accounts send: reset links, and the confirmation of a new account's address. */
+export interface AuthMail {
+  sendResetPassword: SendResetPassword;
+  sendVerificationEmail: SendVerificationEmail;
+}
+
+/** Both of the accounts' mails, written to the outbox; `wake` tells the worker there is mail. */
+export const authMail = (db: Kysely<Schema>, log: Logger, wake: () => void): AuthMail => ({
+  sendResetPassword: resetMailWriter(db, log, wake),
+  sendVerificationEmail: verificationMailWriter(db, log, wake),
+});
 
 /** What a sign-in, registration or sign-out gives the page that asked for it. */
 export type AuthResult =
@@ -63,16 +78,23 @@ export class AuthService {
     );
   }
 
-  /** Builds better-auth on `database`, creating its tables and its secret the first time. */
-  static async create(database: AppDatabase, settings: AuthSettings, log: Logger, sendResetPassword?: SendResetPassword): Promise<AuthService> {
+  /**
+   * Builds better-auth on `database`, creating its tables and its secret the first time, and makes
+   * the ADMIN_EMAILS accounts whose addresses are confirmed admins. Without `mail` (the command
+   * line) no reset or confirmation mail can be asked for.
+   */
+  static async create(database: AppDatabase, settings: AuthSettings, log: Logger, mail?: AuthMail): Promise<AuthService> {
     const secret = await generatedSetting(database.db, "auth_secret");
     const revocations = new SessionRevocations(database, REVOCATION_KEEP_MS, log);
     const resets = new RecentRevocations(SESSION_COOKIE_CACHE_SECONDS * 1000);
     const auth = createBetterAuth(database, secret, settings, log, {
-      reset: { sendResetPassword, onPasswordReset: async ({ user }) => resets.add(user.id) },
+      reset: { sendResetPassword: mail?.sendResetPassword, onPasswordReset: async ({ user }) => resets.add(user.id) },
       sessions: { ending: (sessionId) => revocations.revoke(sessionId), isRevoked: (sessionId) => revocations.isRevoked(sessionId) },
+      sendVerificationEmail: mail?.sendVerificationEmail,
     });
     await migrateAuthTables(database, auth);
+    // An address listed since the owner confirmed it: an admin from now, not from their next sign-in.
+    await grantListedAdmins(database.db, settings.ADMIN_EMAILS);
     await revocations.ready();
     return new AuthService(auth, settings, database, revocations, resets, await QuietStorages.create());
   }

@@ -5,7 +5,8 @@ import { sql } from "kysely";
 import type { Config } from "../config.ts";
 import type { AppDatabase } from "../db/database.ts";
 import type { Logger } from "../log.ts";
-import { grantListedAdmin } from "../admin/staff.ts";
+import { grantListedAdmins } from "../admin/staff.ts";
+import { type SendVerificationEmail, VERIFY_TOKEN_SECONDS } from "./email-verification.ts";
 import { type PasswordResetHooks, RESET_TOKEN_SECONDS } from "./password-reset.ts";
 
 /** The header our HTTP layer fills with the client's address; anything a client sends under it is dropped. */
@@ -33,9 +34,12 @@ export function createBetterAuth(
   secret: string,
   settings: AuthSettings,
   log: Logger,
-  { reset, sessions }: { reset: PasswordResetHooks; sessions: SessionEnd },
+  { reset, sessions, sendVerificationEmail }: { reset: PasswordResetHooks; sessions: SessionEnd; sendVerificationEmail?: SendVerificationEmail },
 ) {
-  const admins = new Set(settings.ADMIN_EMAILS);
+  const admins = new Set(settings.ADMIN_EMAILS.map((email) => email.toLowerCase()));
+  const grantIfListed = async (email: string) => {
+    if (admins.has(email.toLowerCase())) await grantListedAdmins(database.db, [email]);
+  };
   const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };
   return betterAuth({
     appName: "Storefront",
@@ -71,18 +75,26 @@ export function createBetterAuth(
         version: (session) => (sessions.isRevoked(session.id) ? "revoked" : "1"),
       },
     },
-    // ADMIN_EMAILS: a listed account is made an admin before its sign-in reads it, so the session
-    // (and its cached cookie) starts with the role.
     hooks: {
+      // ADMIN_EMAILS: a listed account whose address is confirmed is made an admin before its
+      // sign-in reads it, so the session (and its cached cookie) starts with the role. One that
+      // is not confirmed stays a customer: anyone can sign up with any address.
       before: createAuthMiddleware(async (ctx) => {
         const email = ctx.path === "/sign-in/email" ? (ctx.body as { email?: unknown } | undefined)?.email : undefined;
-        if (typeof email === "string" && admins.has(email.toLowerCase())) await grantListedAdmin(database.db, email.toLowerCase());
+        if (typeof email === "string") await grantIfListed(email);
       }),
     },
+    // Sign-up mails "Confirm your Storefront email address" with a link to better-auth's own
+    // /verify-email. Shoppers need not open it to shop (requireEmailVerification stays off); it is
+    // what makes an ADMIN_EMAILS address an admin. The link only confirms: it signs nobody in.
+    emailVerification: {
+      ...(sendVerificationEmail ? { sendVerificationEmail } : {}),
+      sendOnSignUp: true,
+      autoSignInAfterVerification: false,
+      expiresIn: VERIFY_TOKEN_SECONDS,
+      afterEmailVerification: async (user) => grantIfListed(user.email),
+    },
     databaseHooks: {
-      user: {
-        create: { before: async (user) => ({ data: { ...user, role: admins.has(user.email.toLowerCase()) ? "admin" : "customer" } }) },
-      },
       session: {
         // Before the row goes: once the sign-out has answered, every instance already refuses it.
         delete: { before: async (session) => void (await sessions.ending(session.id)) },
@@ -105,7 +117,13 @@ export function createBetterAuth(
       storage: "database",
       window: 60,
       max: 100,
-      customRules: { "/sign-in/email": limit, "/sign-up/email": limit, "/request-password-reset": limit, "/reset-password": limit },
+      customRules: {
+        "/sign-in/email": limit,
+        "/sign-up/email": limit,
+        "/request-password-reset": limit,
+        "/reset-password": limit,
+        "/send-verification-email": limit,
+      },
     },
     advanced: {
       cookiePrefix: COOKIE_PREFIX,

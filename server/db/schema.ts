@@ -161,6 +161,8 @@ export interface UserTable {
   email: string;
   /** Issue 23: "customer" or "admin" (server/admin/staff.ts). */
   role: string | null;
+  /** Whether the owner has opened the confirmation mail's link: a boolean on PostgreSQL, 0 or 1 on SQLite. */
+  emailVerified: boolean | number;
 }
 
 /** Every admin write, append-only (server/admin/audit.ts). */
@@ -171,7 +173,7 @@ export interface AuditLogTable {
   actor_id: string | null;
   /** Who, as people read it: the admin's email, or "npm run admin". */
   actor: string;
-  /** What, e.g. "product.update", "order.refund", "role.grant". */
+  /** What, e.g. "product.update", "order.refund", "staff.grant". */
   action: string;
   /** On what, e.g. "product:12", "order:pi_...", "user:ada@example.com". */
   target: string;

@@ -41,6 +41,10 @@ describe.each(testEngines())("order confirmation mail on %s", (engine) => {
     cleanup(() => services.mail.close());
     const email = `alice.${engine}.${Date.now()}@example.com`;
     const alice = await signUp(app, email);
+    // The sign-up's own mail (confirming the address) leaves first: these tests count order mail.
+    expect(await services.mail.worker.drain()).toBe(1);
+    expect((await smtp.waitForAccepted(1)).map((m) => m.subject)).toEqual(["Confirm your Storefront email address"]);
+    smtp.accepted.length = 0;
     return { app, services, database, smtp, alice, email };
   }
 

@@ -203,19 +203,22 @@ describe.each(testEngines())("refunds on %s", (engine) => {
     const { app, services, admin, ada } = await setup();
     await placeOrder(app, ada);
     const page = async (query = "") => (await (await app.request(`/api/admin/mail${query}`, { headers: { cookie: admin } })).json()) as { messages: Array<Record<string, unknown>> };
-    expect((await page()).messages).toEqual([expect.objectContaining({ kind: "order_confirmation", recipient: "ada@example.com", status: "pending", attempts: 0 })]);
-    expect((await page()).messages[0]).not.toHaveProperty("payload");
+    // Newest first: the order's confirmation, then the mails confirming the two sign-ups' addresses.
+    const listed = (await page()).messages;
+    expect(listed[0]).toEqual(expect.objectContaining({ kind: "order_confirmation", recipient: "ada@example.com", status: "pending", attempts: 0 }));
+    expect(listed.slice(1).map((m) => `${String(m.kind)} ${String(m.recipient)}`).sort()).toEqual(["email_verification ada@example.com", "email_verification boss@example.com"]);
+    for (const message of listed) expect(message).not.toHaveProperty("payload");
     await services.mail.worker.drain();
-    expect((await page("?status=sent")).messages).toHaveLength(1);
+    expect((await page("?status=sent")).messages).toHaveLength(3);
     expect((await page("?status=pending")).messages).toHaveLength(0);
     // A page at a time, newest first, each message once.
     await postRefund(app, admin, await placeOrder(app, ada), { reason: "Late", restock: false });
-    const first = (await page("?limit=2")) as { messages: Array<{ id: string; kind: string }>; next: string };
-    const second = (await page(`?limit=2&before=${encodeURIComponent(first.next)}`)) as { messages: Array<{ id: string; kind: string }>; next: string | null };
-    expect([...first.messages, ...second.messages].map((m) => m.kind).sort()).toEqual(["order_confirmation", "order_confirmation", "refund"]);
-    expect(second.messages).toHaveLength(1);
+    const first = (await page("?limit=3")) as { messages: Array<{ id: string; kind: string }>; next: string };
+    const second = (await page(`?limit=3&before=${encodeURIComponent(first.next)}`)) as { messages: Array<{ id: string; kind: string }>; next: string | null };
+    expect([...first.messages, ...second.messages].map((m) => m.kind).sort()).toEqual(["email_verification", "email_verification", "order_confirmation", "order_confirmation", "refund"]);
+    expect(second.messages).toHaveLength(2);
     expect(second.next).toBeNull();
-    expect(new Set([...first.messages, ...second.messages].map((m) => m.id)).size).toBe(3);
+    expect(new Set([...first.messages, ...second.messages].map((m) => m.id)).size).toBe(5);
     expect((await app.request("/api/admin/mail?before=nonsense", { headers: { cookie: admin } })).status).toBe(400);
   });
 });

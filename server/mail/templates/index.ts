@@ -1,3 +1,4 @@
+import { type EmailVerificationPayload, emailVerification } from "./email-verification.ts";
 import type { RenderedMail, TemplateContext } from "./layout.ts";
 import { type OrderConfirmationPayload, orderConfirmation } from "./order-confirmation.ts";
 import { type PasswordResetPayload, passwordReset } from "./password-reset.ts";
@@ -10,6 +11,7 @@ export type { RenderedMail, TemplateContext } from "./layout.ts";
  * "Your refund of {amount} for order {id}") is one more entry here and a template beside these.
  */
 interface Payloads {
+  email_verification: EmailVerificationPayload;
   order_confirmation: OrderConfirmationPayload;
   password_reset: PasswordResetPayload;
   refund: RefundPayload;
@@ -19,19 +21,20 @@ export type MailKind = keyof Payloads;
 export type PayloadOf<K extends MailKind> = Payloads[K];
 
 const templates: { [K in MailKind]: (payload: Payloads[K], context: TemplateContext) => RenderedMail } = {
+  email_verification: emailVerification,
   order_confirmation: orderConfirmation,
   password_reset: passwordReset,
   refund: refundMail,
 };
 
-/** Kinds whose payload is a secret (a reset token): the outbox forgets it once the mail has left. */
-export const forgetAfterSending: ReadonlySet<string> = new Set<MailKind>(["password_reset"]);
+/** Kinds whose payload is a secret (a reset or confirmation token): the outbox forgets it once the mail has left. */
+export const forgetAfterSending: ReadonlySet<string> = new Set<MailKind>(["password_reset", "email_verification"]);
 
 /**
  * How long a message is worth sending after it was written: a reset link that has expired by the
  * time the mail server is back would only mislead, so its mail ends `failed` instead.
  */
-const lifetimeMs: Partial<Record<MailKind, number>> = { password_reset: 15 * 60 * 1000 };
+const lifetimeMs: Partial<Record<MailKind, number>> = { password_reset: 15 * 60 * 1000, email_verification: 60 * 60 * 1000 };
 
 export const outlived = (kind: string, created: number, now: number): boolean => {
   const lifetime = isKind(kind) ? lifetimeMs[kind] : undefined;
