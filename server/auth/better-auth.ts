@@ -2,12 +2,13 @@ import { betterAuth } from "better-auth";
 import { createAuthMiddleware } from "better-auth/api";
 import { getMigrations } from "better-auth/db/migration";
 import { sql } from "kysely";
+import * as z from "zod";
 import type { Config } from "../config.ts";
 import type { AppDatabase } from "../db/database.ts";
 import type { Logger } from "../log.ts";
 import { grantListedAdmins } from "../admin/staff.ts";
 import { type SendVerificationEmail, VERIFY_TOKEN_SECONDS } from "./email-verification.ts";
-import { type PasswordResetHooks, RESET_TOKEN_SECONDS } from "./password-reset.ts";
+import { forgetResetTokens, type PasswordResetHooks, RESET_TOKEN_SECONDS } from "./password-reset.ts";
 
 /** The header our HTTP layer fills with the client's address; anything a client sends under it is dropped. */
 export const CLIENT_IP_HEADER = "x-storefront-client-ip";
@@ -27,6 +28,9 @@ export interface SessionEnd {
   ending(sessionId: string): Promise<void>;
   isRevoked(sessionId: string): boolean;
 }
+
+/** What a successful /change-password answers, as far as we read it. */
+const changedPassword = z.object({ user: z.object({ id: z.string() }) });
 
 /** better-auth as the shop sets it up: email and password, sessions and rate limits in our database. */
 export function createBetterAuth(
@@ -83,6 +87,12 @@ export function createBetterAuth(
         const email = ctx.path === "/sign-in/email" ? (ctx.body as { email?: unknown } | undefined)?.email : undefined;
         if (typeof email === "string") await grantIfListed(email);
       }),
+      // A new password makes every reset link mailed before it useless, as a reset does (onPasswordReset).
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/change-password") return;
+        const changed = changedPassword.safeParse(ctx.context.returned);
+        if (changed.success) await forgetResetTokens(database.db, changed.data.user.id);
+      }),
     },
     // Sign-up mails "Confirm your Storefront email address" with a link to better-auth's own
     // /verify-email. Shoppers need not open it to shop (requireEmailVerification stays off); it is
@@ -107,7 +117,11 @@ export function createBetterAuth(
       maxPasswordLength: 128,
       // Password reset (issue 24): the link works once, for 15 minutes, and ends every session.
       ...(reset.sendResetPassword ? { sendResetPassword: reset.sendResetPassword } : {}),
-      onPasswordReset: reset.onPasswordReset,
+      // The link used is gone; so is every other one the user was mailed.
+      onPasswordReset: async (data) => {
+        await forgetResetTokens(database.db, data.user.id);
+        await reset.onPasswordReset(data);
+      },
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
       revokeSessionsOnPasswordReset: true,
     },

@@ -96,6 +96,48 @@ describe.each(testEngines())("password reset on %s", (engine) => {
     expect((await signIn(NEW)).status).toBe(200);
   });
 
+  it("ends every older link once a newer one has set the password: the older one answers as a used link", async () => {
+    const { app, services, smtp, signIn, reset, email } = await setup();
+    expect(await reset.request(email, IP)).toEqual({ ok: true, message: RESET_REQUESTED });
+    expect(await reset.request(email, IP)).toEqual({ ok: true, message: RESET_REQUESTED });
+    expect(await services.mail.worker.drain()).toBe(2);
+    const [older, newer] = smtp.accepted.map((mail) => decodeURIComponent(/\/auth\/reset\?token=(\S+)/.exec(textOf(mail))![1]!));
+    expect(older).not.toBe(newer);
+    expect(await reset.check(older!)).toEqual({ ok: true });
+
+    expect(await reset.reset(newer!, NEW, IP)).toMatchObject({ ok: true, user: { email } });
+    // The reset page says of the older link what it says of a used one, and it sets nothing.
+    expect(await reset.check(older!)).toEqual({ ok: false, message: RESET_LINK_INVALID });
+    expect(await reset.reset(older!, "third password 3", IP)).toEqual({ ok: false, status: 400, message: RESET_LINK_INVALID });
+    const raw = await app.request("/api/auth/reset-password", jsonPost({ token: older, newPassword: "third password 3" }));
+    expect({ status: raw.status, body: await raw.json() }).toMatchObject({ status: 400, body: { code: "INVALID_TOKEN" } });
+    expect((await signIn("third password 3")).status).toBe(401);
+    expect((await signIn(NEW)).status).toBe(200);
+  });
+
+  it("ends every outstanding link when the password is changed, and leaves other accounts' links alone", async () => {
+    const { app, services, smtp, signIn, reset, email } = await setup();
+    const other = `other.${engine}@example.com`;
+    expect((await app.request("/api/auth/sign-up/email", jsonPost({ email: other, password: OLD, name: other }))).status).toBe(200);
+    await reset.request(email, IP);
+    await reset.request(other, IP);
+    await services.mail.worker.drain();
+    const linkTo = (address: string) => {
+      const mail = smtp.accepted.find((m) => m.subject === "Reset your Storefront password" && m.to && !Array.isArray(m.to) && m.to.value[0]?.address === address)!;
+      return decodeURIComponent(/\/auth\/reset\?token=(\S+)/.exec(textOf(mail))![1]!);
+    };
+    const mine = linkTo(email);
+    const theirs = linkTo(other);
+
+    const { cookie } = await signIn(OLD);
+    const changed = await app.request("/api/auth/change-password", jsonPost({ currentPassword: OLD, newPassword: NEW }, { cookie }));
+    expect(changed.status).toBe(200);
+    expect(await reset.check(mine)).toEqual({ ok: false, message: RESET_LINK_INVALID });
+    expect(await reset.reset(mine, "third password 3", IP)).toEqual({ ok: false, status: 400, message: RESET_LINK_INVALID });
+    expect((await signIn(NEW)).status).toBe(200);
+    expect(await reset.check(theirs)).toEqual({ ok: true });
+  });
+
   it("refuses a link older than 15 minutes (fake clock)", async () => {
     const { services, smtp, email, signIn, reset } = await setup();
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });

@@ -45,6 +45,16 @@ export function resetMailWriter(db: Kysely<Schema>, log: Logger, wake: () => voi
   };
 }
 
+/**
+ * Deletes every outstanding reset link of the user (better-auth keeps them in `verification`,
+ * named `reset-password:<token>`, with the user's id as value). Run after a reset and after a
+ * password change: a link mailed before either would otherwise still set a password, though the
+ * password it was asked for is gone. Such a link then answers as a used one.
+ */
+export async function forgetResetTokens(db: Kysely<Schema>, userId: string): Promise<void> {
+  await sql`delete from verification where identifier like ${"reset-password:%"} and value = ${userId}`.execute(db);
+}
+
 /** Writes a reset mail (resetMailWriter). */
 export type SendResetPassword = (data: { user: { id: string; email: string }; token: string }) => Promise<void>;
 
