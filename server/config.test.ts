@@ -10,6 +10,7 @@ describe("loadConfig", () => {
     expect(config.CATALOGUE_URL).toBeUndefined();
     expect(config.PUBLIC_URL).toBe("http://localhost:3000");
     expect(config.DATA_DIR).toMatch(/\/data$/);
+    expect(config.NODE_ENV).toBe("production");
   });
 
   it("trusts both spellings of this machine without a PUBLIC_URL, and only PUBLIC_URL's origin with one", () => {

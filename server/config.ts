@@ -38,7 +38,9 @@ const emailList = z.string().transform((text, context) => {
 });
 
 const schema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  // Production unless said otherwise: `npm run dev` sets development itself, and the built server
+  // never runs in development mode whatever this says (server/serve.ts).
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: port.default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
   DATA_DIR: z.string().min(1).default("./data"),

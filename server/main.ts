@@ -1,160 +1,24 @@
-import http from "node:http";
 import path from "node:path";
-import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler, type ServerBuild } from "react-router";
-import { createPipeline } from "./app.ts";
-import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { databaseTarget, openDatabase } from "./db/database.ts";
-import { migrateToLatest } from "./db/migrations.ts";
-import { lingerOnUnreadBodies } from "./http/lingering-close.ts";
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./http/timeouts.ts";
-import type { PageRenderer } from "./load-context.ts";
-import { createLogger } from "./log.ts";
-import { serveMetrics } from "./observability/metrics-server.ts";
-import { type PageRoutes, pageRoutes } from "./observability/page-routes.ts";
-import { startTracing } from "./observability/tracing.ts";
-import { startReconciler } from "./payments/reconciler.ts";
-import { createServices } from "./services.ts";
+import type { createRequestHandler, ServerBuild } from "react-router";
+import { pageRoutes } from "./observability/page-routes.ts";
+import { type Pages, runShop } from "./serve.ts";
 
-// Under a burst of page renders V8 lets its heap grow to several times what is live and is slow to
-// give it back; growing by a fifth at a time keeps an instance's memory near what it really uses
-// (bench/http.ts measures it: docs/BENCHMARKS.md).
-v8.setFlagsFromString("--heap-growing-percent=20");
+// The shop's production entry: what `npm run build` compiles to build/node/main.js, and what
+// `npm start`, the container and any process manager run. It serves the built app and nothing else,
+// whatever NODE_ENV says: Vite, which would serve the project's files, is only reached through the
+// development entry (server/dev.ts, `npm run dev`).
 
 const BUILD_DIR = path.resolve("build");
-const SHUTDOWN_GRACE_MS = 10_000;
-/** How long the services get to close after the requests are done. */
-const SHUTDOWN_CLOSE_MS = 5_000;
-/** How often payment intents in flight are looked after (paid ones fulfilled, expired ones cancelled). */
-const RECONCILE_EVERY_MS = 5 * 60 * 1000;
-/** How often expired stock reservations are given back (issue 22); reads give them back at once too. */
-const SWEEP_EVERY_MS = 30_000;
-
-function configOrExit(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
-}
 
 /** The server build carries its own (production) React Router: its handler is the one to use (app/server-build.ts). */
 type BuiltApp = ServerBuild & { createRequestHandler: typeof createRequestHandler };
 
-type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
-
-/** Production serves the built app; development renders through Vite with hot reload. */
-async function pageRenderer(config: Config): Promise<{ ssr: PageRenderer; clientDir?: string; middleware?: Middleware; pageRoutes?: PageRoutes }> {
-  if (config.NODE_ENV !== "development") {
-    const buildFile = path.join(BUILD_DIR, "server", "index.js");
-    const build = (await import(pathToFileURL(buildFile).href)) as BuiltApp;
-    const ssr = { handle: build.createRequestHandler(build, "production"), routes: async () => build.routes };
-    return { ssr, clientDir: path.join(BUILD_DIR, "client"), pageRoutes: pageRoutes(build.routes) };
-  }
-  const vite = await import("vite");
-  const server = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });
-  const build = () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
-  return { ssr: { handle: createRequestHandler(build, "development"), routes: async () => (await build()).routes }, middleware: server.middlewares };
+async function builtPages(): Promise<Pages> {
+  const buildFile = path.join(BUILD_DIR, "server", "index.js");
+  const build = (await import(pathToFileURL(buildFile).href)) as BuiltApp;
+  const ssr = { handle: build.createRequestHandler(build, "production"), routes: async () => build.routes };
+  return { ssr, clientDir: path.join(BUILD_DIR, "client"), pageRoutes: pageRoutes(build.routes) };
 }
 
-async function main() {
-  const config = configOrExit();
-  if (process.argv.includes("--check-config")) return;
-  const log = createLogger(config);
-
-  // Before the database, whose queries it traces; loads nothing unless an OTLP endpoint is set.
-  const tracing = await startTracing(config, log);
-  const database = openDatabase(databaseTarget(config), { trace: tracing.enabled ? tracing.traceQuery : undefined, log });
-  const applied = await migrateToLatest(database);
-  if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
-  const services = await createServices(config, log, database, { tracing });
-  // Here, not in createServices: every test builds the services, and only a running shop reconciles.
-  const reconciling = startReconciler(services.reconciler, RECONCILE_EVERY_MS, log, services.metrics);
-  const { ssr, clientDir, middleware, pageRoutes } = await pageRenderer(config);
-  const metricsServer = config.METRICS_PORT === undefined ? null : await serveMetrics(services.metrics.registry, config.METRICS_HOST, config.METRICS_PORT);
-  if (metricsServer) log.info({ url: metricsServer.url }, "metrics listening");
-  const sweeper = startStockSweeper(services, log);
-
-  // node:http -> the shared-answers step -> the Hono app (docs/ARCHITECTURE.md "One request").
-  const listener = createPipeline({ config, log, services, ssr, clientDir, pageRoutes }).listener();
-  const server = http.createServer(middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);
-  // Slow or stalled clients are cut off instead of holding sockets (live order streams are
-  // responses, not requests); idle connections close after KEEP_ALIVE_TIMEOUT_MS (http/timeouts.ts).
-  // A client that sends its request and then closes its side (scripts, `nc -N`) still gets the
-  // answer: by default node:http drops a response not yet written when the request's side ends.
-  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  // An answer given before its request's body was read (a 413) reaches a client still sending it.
-  lingerOnUnreadBodies(server);
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  server.listen(config.PORT, config.HOST, () => {
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : config.PORT;
-    log.info({ url: `http://${config.HOST}:${port}`, database: database.engine, mode: config.NODE_ENV }, "Storefront is listening");
-    // Whoever waits for this line (an operator, a supervisor, the tests) need not wait for the batch.
-    log.flush();
-  });
-
-  let stopping = false;
-  let closing = false;
-  let drained: NodeJS.Timeout | undefined;
-  const stop = (signal: string) => {
-    // A second signal while draining (Ctrl-C twice) skips the rest of the drain.
-    if (stopping) return close();
-    stopping = true;
-    // From this moment /api/health/ready answers 503; everything else is still served while the
-    // load balancer takes the instance out (SHUTDOWN_DRAIN_SECONDS), then the streams and the server close.
-    services.readiness.drain();
-    log.info({ signal, drainSeconds: config.SHUTDOWN_DRAIN_SECONDS }, "shutting down: not ready any more");
-    drained = setTimeout(close, config.SHUTDOWN_DRAIN_SECONDS * 1000);
-  };
-  const close = () => {
-    clearTimeout(drained);
-    if (closing) return;
-    closing = true;
-    log.info("shutting down: finishing in-flight requests");
-    // Live order streams never finish by themselves: end them now (browsers reconnect elsewhere).
-    services.orderFeed.closeAll();
-    clearInterval(sweeper);
-    const force = setTimeout(() => {
-      log.warn("in-flight requests did not finish in time; closing anyway");
-      server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS).unref();
-    // Whatever hangs (a database that vanished mid-shutdown), the process still ends.
-    setTimeout(() => {
-      log.error("shutdown did not complete in time; exiting");
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS).unref();
-    server.close(async () => {
-      clearTimeout(force);
-      await reconciling.stop();
-      await services.close();
-      await metricsServer?.close();
-      await tracing.shutdown().catch((error: unknown) => log.warn({ err: error }, "tracing: spans not sent at shutdown"));
-      log.info("stopped");
-      process.exit(0);
-    });
-    server.closeIdleConnections();
-  };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
-}
-
-/** Expired reservations give their units back (and cancel their intents) even when nobody reads them. */
-function startStockSweeper(services: Awaited<ReturnType<typeof createServices>>, log: ReturnType<typeof createLogger>): NodeJS.Timeout | undefined {
-  const stock = services.stock;
-  if (!stock) return undefined;
-  const timer = setInterval(() => {
-    stock.sweep().catch((error: unknown) => log.error({ err: error }, "stock sweep failed; will retry"));
-  }, SWEEP_EVERY_MS);
-  return timer.unref();
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`Storefront failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runShop({ mode: "production", pages: builtPages });

@@ -14,8 +14,8 @@ export interface RunningServer {
 }
 
 /** Starts the compiled server as `npm start` does (production, the built app) on a free port. It waits for
- * the "listening" log line, so LOG_LEVEL must stay at info or below. */
-export async function startServer(env: Record<string, string>, timeoutMs = 20_000): Promise<RunningServer> {
+ * the "listening" log line, so LOG_LEVEL must stay at info or below. A variable given as undefined is not set. */
+export async function startServer(env: Record<string, string | undefined>, timeoutMs = 20_000): Promise<RunningServer> {
   const child = spawn(process.execPath, ["--enable-source-maps", SERVER], {
     env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
