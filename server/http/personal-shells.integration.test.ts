@@ -5,6 +5,7 @@ import { openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
 import type { PageRenderer } from "../load-context.ts";
 import { TEST_ORIGIN, jsonPost, signUp, testApp } from "../../test/support/app.ts";
+import { confirmEmail } from "../../test/support/confirm-email.ts";
 import { builtPages } from "../../test/support/pages.ts";
 import { ChangingCatalogue } from "../../test/support/changing-catalogue.ts";
 import { pagesLayer } from "../../test/support/shell-pages.ts";
@@ -45,7 +46,11 @@ beforeAll(async () => {
   ({ app: shop, services } = await testApp({ database, catalogue, ssr, env }));
   ({ app: fullShop } = await testApp({ database, catalogue, ssr, env: { ...env, PAGE_CACHE_ENTRIES: "0" } }));
   ada = await shopper("ada@example.com");
+  // ADMIN_EMAILS makes boss an admin once the address is confirmed; signed in again, the session knows it.
   boss = await shopper(ADMIN);
+  await confirmEmail(shop, services.database.db, ADMIN);
+  const signIn = await shop.request("/api/auth/sign-in/email", jsonPost({ email: ADMIN, password: "correct horse" }));
+  boss = { ...boss, cookie: signIn.headers.getSetCookie().find((c) => c.includes("session_token="))!.split(";")[0]! };
 });
 
 async function page(app: App, path: string, headers: Record<string, string> = {}) {
