@@ -4,6 +4,7 @@ import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect } from "@playwright/test";
 import type { Locator, Page } from "@playwright/test";
+import { confirmEmail } from "./mail.ts";
 
 export { expect };
 
@@ -161,13 +162,15 @@ export const ADMIN_EMAIL = "admin@example.com";
 
 /**
  * Signs this browser in as the journeys' admin, registering the account if no journey has yet
- * (parallel journeys share it: a second registration fails, and that one signs in).
+ * (parallel journeys share it: a second registration fails). ADMIN_EMAILS makes it an admin once
+ * the address is confirmed, so every caller opens the confirmation mail's link, then signs in: the
+ * session starts with the role.
  */
 export async function signInAsAdmin(page: Page, baseURL = test.info().project.use.baseURL!): Promise<void> {
   const origin = new URL(baseURL).origin;
   const body = { email: ADMIN_EMAIL, password: PASSWORD, name: ADMIN_EMAIL };
-  const signUp = await page.request.post(`${origin}/api/auth/sign-up/email`, { data: body, headers: { origin } });
-  if (signUp.ok()) return;
+  await page.request.post(`${origin}/api/auth/sign-up/email`, { data: body, headers: { origin } });
+  await confirmEmail(page.request, ADMIN_EMAIL);
   const signIn = await page.request.post(`${origin}/api/auth/sign-in/email`, { data: { email: ADMIN_EMAIL, password: PASSWORD }, headers: { origin } });
   expect(signIn.status(), await signIn.text()).toBe(200);
 }
