@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { type Kysely, type Selectable, sql, type Transaction, type UpdateObject } from "kysely";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import type { CatalogueEvents } from "../catalogue/events.ts";
@@ -153,7 +154,9 @@ export class DatabaseProducts implements ProductsAdmin {
   /**
    * One edit: the row as it was (for the audit entry; 404 when there is none), then the update,
    * applied only while the version is still the one the edit started from (any version when the
-   * caller named none), with the version moved on.
+   * caller named none), with the version moved on. An edit that changes none of the product's own
+   * fields (archiving an archived product, a save of what is there) is rolled back: no new version,
+   * no audit entry, no event, and the product as it is for the answer.
    */
   private async change(trx: Transaction<Schema>, actor: Actor, action: string, id: number, version: number | undefined, set: ProductUpdate): Promise<ProductWrite> {
     const before = await this.row(trx, id);
@@ -169,6 +172,7 @@ export class DatabaseProducts implements ProductsAdmin {
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return stale;
     const after = (await this.row(trx, id))!;
+    if (isDeepStrictEqual(audited(before), audited(after))) throw new RolledBack({ ok: true, product: this.shape(before) });
     await appendAudit(trx, { actor, action, target: `product:${id}`, before: audited(before), after: audited(after) }, now);
     return this.changed(trx, after);
   }
@@ -178,16 +182,16 @@ export class DatabaseProducts implements ProductsAdmin {
     return { ok: true, product: this.shape(row) };
   }
 
-  /** A refusal rolls the transaction back (nothing of it is kept); a deadlock runs it again. */
+  /** A refusal, or an edit that changed nothing, rolls the transaction back (nothing of it is kept); a deadlock runs it again. */
   private async write(work: (trx: Transaction<Schema>) => Promise<ProductWrite>): Promise<ProductWrite> {
     try {
       return await inTransaction(this.db, async (trx) => {
         const outcome = await work(trx);
-        if (!outcome.ok) throw new Refused(outcome);
+        if (!outcome.ok) throw new RolledBack(outcome);
         return outcome;
       });
     } catch (error) {
-      if (error instanceof Refused) return error.refusal;
+      if (error instanceof RolledBack) return error.outcome;
       throw error;
     }
   }
@@ -217,9 +221,10 @@ export class DatabaseProducts implements ProductsAdmin {
   }
 }
 
-class Refused extends Error {
-  constructor(readonly refusal: ProductRefusal) {
-    super(refusal.message);
+/** Thrown in a write's transaction to roll it back and answer `outcome` instead. */
+class RolledBack extends Error {
+  constructor(readonly outcome: ProductWrite) {
+    super(outcome.ok ? "unchanged" : outcome.message);
   }
 }
 

@@ -7,13 +7,17 @@ import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support
 import { builtPages } from "../../test/support/pages.ts";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import products from "../../catalogue/products.json" with { type: "json" };
-import type { AdminProduct } from "./products.ts";
+import type { Services } from "../services.ts";
+import { type AdminProduct, TITLE_CONTROL } from "./products.ts";
 
 // Issue 23, /api/admin/products: list, search, filter, sort; create and edit with the version they
 // started from (409 for a stale one); archive (gone from the shop, kept on its orders); pictures.
 const STALE = { error: "This product was changed by someone else. Reload to see the changes." };
 const RING = 8; // jewelery, $649.00, 3 units
 const COUNT = products.length;
+/** The audit log's entries of one action on the ring. */
+const auditCount = async (services: Services, action: string) =>
+  Number((await services.database.db.selectFrom("audit_log").select((eb) => eb.fn.countAll<number>().as("n")).where("action", "=", action).where("target", "=", `product:${RING}`).executeTakeFirstOrThrow()).n);
 
 describe.each(testEngines())("admin products on %s", (engine) => {
   const cleanup = cleanupAfterEach();
@@ -191,6 +195,78 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     });
     expect(created.status).toBe(302);
     expect(created.headers.get("location")).toBe(`/admin/products/${COUNT + 1}`);
+  });
+
+  it("refuses a title with a line break, tab or other control character, at the API and on the pages, creating and changing nothing", async () => {
+    const { app, api, admin, services } = await setup();
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const fields = { price: 10, description: "", category: "jewelery", stock: 1 };
+    for (const title of ["Ring\r\nX-Forged: 1", "Ring\n", "\tRing", "Ri\u0000ng", "Ring\u007f", "Ring\u0085", "Ring\u009b"]) {
+      const created = await api.send("POST", "/api/admin/products", { ...fields, title });
+      expect(created.status).toBe(400);
+      expect(await created.json()).toEqual({ error: TITLE_CONTROL });
+      const edited = await api.send("PUT", `/api/admin/products/${RING}`, { ...fields, title, version: ring.version });
+      expect(edited.status).toBe(400);
+      expect(await edited.json()).toEqual({ error: TITLE_CONTROL });
+    }
+    // The pages' forms show the same message.
+    const form = { title: "Ring\r\nX-Forged: 1", price: "10.00", category: "jewelery", stock: "1", description: "" };
+    const postForm = (path: string, body: Record<string, string>) =>
+      app.request(`${TEST_ORIGIN}${path}`, { method: "POST", headers: { cookie: admin, origin: TEST_ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
+    for (const [path, body] of [
+      ["/admin/products/new", form],
+      [`/admin/products/${RING}`, { ...form, intent: "save", version: String(ring.version) }],
+    ] as const) {
+      const page = await postForm(path, body);
+      expect(page.status).toBe(400);
+      expect(await page.text()).toContain(TITLE_CONTROL);
+    }
+    expect(((await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct).title).toBe(ring.title);
+    expect(((await (await api.get("/api/admin/products")).json()) as { total: number }).total).toBe(COUNT);
+    expect(await auditCount(services, "product.create")).toBe(0);
+  });
+
+  it("writes an audit entry and a new version only for a real change: archiving twice, or saving what is there, adds none", async () => {
+    const { app, api, admin, services } = await setup();
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const archived = await api.send("POST", `/api/admin/products/${RING}/archive`, { version: ring.version });
+    expect(await archived.json()).toMatchObject({ archived: true, version: ring.version + 1 });
+    // Again, through the API and through the page: the product is as it was, with no new version.
+    const again = await api.send("POST", `/api/admin/products/${RING}/archive`, { version: ring.version + 1 });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ archived: true, version: ring.version + 1 });
+    const page = await app.request(`${TEST_ORIGIN}/admin/products/${RING}`, {
+      method: "POST",
+      headers: { cookie: admin, origin: TEST_ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "archive", version: String(ring.version + 1) }).toString(),
+    });
+    expect(page.status).toBe(200);
+    expect(await auditCount(services, "product.archive")).toBe(1);
+    // A save of the fields as they are.
+    const same = { title: ring.title, price: ring.price, description: ring.description, category: ring.category, stock: ring.stock!, stockWas: ring.stock! };
+    const saved = await api.send("PUT", `/api/admin/products/${RING}`, { ...same, version: ring.version + 1 });
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toMatchObject({ version: ring.version + 1, price: ring.price });
+    expect(await auditCount(services, "product.update")).toBe(0);
+    // A real change still moves the version and is audited.
+    expect(await (await api.send("PUT", `/api/admin/products/${RING}`, { ...same, price: 650, version: ring.version + 1 })).json()).toMatchObject({ version: ring.version + 2, price: 650 });
+    expect(await auditCount(services, "product.update")).toBe(1);
+  });
+
+  it("refuses a version that is not a whole number with 400, changing nothing", async () => {
+    const { api, services } = await setup();
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const fields = { title: ring.title, price: 1, description: ring.description, category: ring.category, stock: 1 };
+    for (const version of ["abc", 1.5, 0, -1, true]) {
+      const archive = await api.send("POST", `/api/admin/products/${RING}/archive`, { version });
+      expect(archive.status).toBe(400);
+      expect(await archive.json()).toEqual({ error: "version: version must be the product's version (a whole number)." });
+      const put = await api.send("PUT", `/api/admin/products/${RING}`, { ...fields, version });
+      expect(put.status).toBe(400);
+      expect(await put.json()).toEqual({ error: "version must be the product's version (a whole number)." });
+    }
+    expect(await (await api.get(`/api/admin/products/${RING}`)).json()).toMatchObject({ archived: false, version: ring.version, price: ring.price });
+    expect(await auditCount(services, "product.archive")).toBe(0);
   });
 
   it("archives a product: gone from the shop's pages, its API and its search, still on the orders that bought it", async () => {

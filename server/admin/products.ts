@@ -78,9 +78,21 @@ const dollars = numeric("Enter the price in dollars, e.g. 19.99.")
   .pipe(z.number().min(0, "The price cannot be negative.").max(1_000_000, "The price can be at most $1,000,000."))
   .refine((price) => Math.abs(price * 100 - Math.round(price * 100)) < 1e-6, "The price can have at most two decimals.");
 
+/** Unicode's control characters (Cc): C0 (tab, CR and LF among them), DEL and C1. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+export const TITLE_CONTROL = "The title cannot contain line breaks, tabs or other control characters.";
+
 /** The fields an admin writes, from a JSON body or a form alike. */
 export const productFields = z.object({
-  title: z.string({ error: "Enter a title." }).trim().min(1, "Enter a title.").max(500, "The title can be at most 500 characters."),
+  // A title is one line of text on every page, mail, audit entry and log line that shows it: a
+  // line break or control character in it could forge lines there. Checked before the trim, so
+  // a trailing newline is refused too rather than quietly dropped.
+  title: z
+    .string({ error: "Enter a title." })
+    .refine((title) => !CONTROL_CHARACTER.test(title), TITLE_CONTROL)
+    .trim()
+    .min(1, "Enter a title.")
+    .max(500, "The title can be at most 500 characters."),
   price: dollars,
   description: z.string({ error: "Enter a description." }).trim().max(10_000, "The description can be at most 10,000 characters."),
   category: z.string({ error: "Choose a category." }).trim().min(1, "Choose a category."),
@@ -88,7 +100,8 @@ export const productFields = z.object({
 });
 export type ProductFields = z.infer<typeof productFields>;
 
-export const versionField = numeric("version must be the product's version.").pipe(z.number().int().min(1, "version must be the product's version."));
+const VERSION = "version must be the product's version (a whole number).";
+export const versionField = numeric(VERSION).pipe(z.number().int(VERSION).min(1, VERSION));
 /**
  * An edit: the fields, the version it started from, and (optionally) the stock it started from.
  * With `stockWas`, stock moves by what the admin changed (`stock - stockWas`), so units sold while

@@ -28,6 +28,18 @@ const DONE: Record<Intent, string> = {
   image: "Picture saved.",
 };
 
+const BAD_VERSION = "This form does not say which version of the product it shows. Please reload the page and try again.";
+
+/**
+ * The version the page's form was showing: digits only. Anything else is refused, never read as
+ * "no version", which would skip the check that nobody changed the product meanwhile.
+ */
+function formVersion(form: FormData): number | null {
+  const raw = form.get("version");
+  const version = typeof raw === "string" && /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  return version >= 1 ? version : null;
+}
+
 type Outcome =
   | { ok: true; intent: Intent; message: string }
   | { ok: false; intent: Intent; message: string; version: number; values: ProductFormValues | null; stockWas: string | null };
@@ -39,10 +51,14 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = INTENTS.find((name) => name === form.get("intent"));
   if (!intent) throw data(null, { status: 400 });
-  const version = Number(form.get("version")) || undefined;
   // The stock the form was showing: a save moves the stock by what the admin changed, not to it.
   const shownStock = form.get("stockWas");
   const stockWas = typeof shownStock === "string" && shownStock !== "" ? shownStock : null;
+  const version = formVersion(form);
+  if (version === null) {
+    const refused: Outcome = { ok: false, intent, message: BAD_VERSION, version: 0, values: intent === "save" ? productFormValues(form) : null, stockWas };
+    return data(refused, { status: 400 });
+  }
   const { products, actor } = admin;
   let outcome;
   if (intent === "save") outcome = await products.update(actor, id, { ...productFormValues(form), version, ...(stockWas === null ? {} : { stockWas }) });
@@ -54,7 +70,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
         : ({ ok: false, status: 400, message: "Choose a picture to upload." } as const);
   } else outcome = await products.setArchived(actor, id, intent === "archive", version);
   if (outcome.ok) return { ok: true, intent, message: DONE[intent] } satisfies Outcome;
-  const refused: Outcome = { ok: false, intent, message: outcome.message, version: version ?? 0, values: intent === "save" ? productFormValues(form) : null, stockWas };
+  const refused: Outcome = { ok: false, intent, message: outcome.message, version, values: intent === "save" ? productFormValues(form) : null, stockWas };
   return data(refused, { status: outcome.status });
 }
 
