@@ -39,7 +39,7 @@ export function apiRoutes(services: Services, options: { instance: string; route
   api.route("/payment", paymentRoutes(services.payments));
   api.route("/orders", orderRoutes(services.orders, services.orderFeed, options.instance));
   api.route("/search", searchRoutes(services.search));
-  // The back office's API: only an admin gets this far (server/admin/gate.ts).
+  // The back office's API: its own group, guarded as a whole (server/admin/gate.ts).
   api.route("/admin", adminRoutes(services));
   // No route matched: a path we have, asked with another method, is 405 (saying which it takes);
   // any other is 404, whatever the method.

@@ -72,7 +72,7 @@ describe.each(testEngines())("the back office's guard on %s", (engine) => {
       for (const spelt of spellings(address)) {
         for (const cookie of [undefined, customer]) {
           const write = route.method !== "GET";
-          const init = write ? { ...jsonPost({ version: 1, reason: "x", restock: false }), method: route.method } : {};
+          const init: RequestInit & { headers: Record<string, string> } = write ? { ...jsonPost({ version: 1, reason: "x", restock: false }), method: route.method } : { headers: {} };
           const response = await app.request(spelt, { ...init, headers: { ...init.headers, ...(cookie && { cookie }) } });
           const what = `${route.method} ${spelt} ${cookie ? "as a customer" : "anonymously"}`;
           expect(response.status, what).toBe(404);
