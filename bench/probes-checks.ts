@@ -1,4 +1,4 @@
-// The live probes of issue 21's security review, one function each, against a started shop.
+// Live probes of sessions, redirects, limits and cards, one function each, against a started shop.
 // Each prints what it sent and what came back; bench/probes.ts starts the servers and runs them.
 import { OFF_SITE_TARGETS } from "../test/support/open-redirects.ts";
 
