@@ -1,7 +1,6 @@
 // Live probes of the back office and the accounts that reach it, against a started shop whose
 // ADMIN_EMAILS names BOSS and whose mail goes to DATA_DIR/mail (the embedded outbox).
-import fs from "node:fs";
-import path from "node:path";
+import { linkIn, mails } from "./outbox-mail.ts";
 import { ORIGIN, print, signUp } from "./probes-checks.ts";
 
 export const BOSS = "boss@example.com";
@@ -31,31 +30,6 @@ export async function encodedBackOffice(base: string): Promise<void> {
   const admin = await fetch(`${base}/admin`);
   print("GET /admin against GET /no-such-page (anonymous)", `${admin.status}/${unknown.status}, Cache-Control ${admin.headers.get("cache-control")}/${unknown.headers.get("cache-control")}`);
 }
-
-/** The `.eml` files of DATA_DIR/mail to `recipient` whose subject is `subject`, newest last, waiting up to 10 s for `count`. */
-export async function mails(dataDir: string, recipient: string, subject: string, count: number): Promise<string[]> {
-  const folder = path.join(dataDir, "mail");
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = fs.existsSync(folder)
-      ? fs
-          .readdirSync(folder)
-          .filter((name) => name.endsWith(".eml"))
-          .map((name) => path.join(folder, name))
-          .sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b).mtimeMs)
-          .map((file) => fs.readFileSync(file, "utf8"))
-          .filter((text) => text.includes(subject) && new RegExp(`^To: .*${recipient.replace(/[.]/g, "\\.")}`, "m").test(text))
-      : [];
-    if (found.length >= count || Date.now() > deadline) return found;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** The first link to `base` in a mail (quoted-printable soft breaks and =3D undone). */
-export const linkIn = (mail: string, base: string): string | undefined => {
-  const text = mail.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
-  return new RegExp(`${base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[^\\s"<>]+`).exec(text)?.[0].replace(/&amp;/g, "&");
-};
 
 /** ADMIN_EMAILS grants the back office only once the address is confirmed from its mail. Returns BOSS's cookies. */
 export async function verifiedStaff(base: string, dataDir: string): Promise<string> {

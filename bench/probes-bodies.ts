@@ -1,5 +1,5 @@
 // Live probes of what the shop takes in: malformed and non-JSON bodies, links that carry a token.
-import { linkIn, mails } from "./probes-back-office.ts";
+import { linkIn, mails } from "./outbox-mail.ts";
 import { ORIGIN, print, signUp } from "./probes-checks.ts";
 
 const short = (text: string) => text.replace(/\s+/g, " ").slice(0, 90);
