@@ -4,6 +4,7 @@ import { matchRoutes, type RouteObject } from "react-router";
 import type { SessionUser } from "../auth/auth.ts";
 import type { Schema } from "../db/schema.ts";
 import type { AppEnv } from "../http/env.ts";
+import { memoByAddress } from "../http/paths.ts";
 import { noApiEndpoint } from "../http-error.ts";
 import { isAdmin } from "./staff.ts";
 
@@ -57,7 +58,6 @@ const isBackOfficeRoot = (route: BuildRoute): boolean => (route.module?.handle a
 const MANIFEST_PATH = "/__manifest";
 /** An address no route but the shop's "page not found" matches. */
 const UNKNOWN_PAGE = "/__no-such-page";
-const CACHED = 2_000;
 
 /** Which routes are the back office's, and whether an address reaches one of them. */
 export interface BackOfficeRoutes {
@@ -82,8 +82,6 @@ export function backOfficeRoutes(routes: BuildRoutes): BackOfficeRoutes {
           : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: tree(route.id) },
       );
   const table = tree(undefined);
-  // Ranking the routes costs tens of microseconds a call: kept per address.
-  const cache = new Map<string, boolean>();
 
   const lookup = (pathname: string): boolean => {
     // As React Router reads a data request: /x.data is /x, /_root.data is the home page.
@@ -91,18 +89,7 @@ export function backOfficeRoutes(routes: BuildRoutes): BackOfficeRoutes {
     return matchRoutes(table, path)?.some((match) => match.route.id !== undefined && ids.has(match.route.id)) ?? false;
   };
 
-  return {
-    ids,
-    reaches(pathname) {
-      let reached = cache.get(pathname);
-      if (reached === undefined) {
-        if (cache.size >= CACHED) cache.clear();
-        reached = lookup(pathname);
-        cache.set(pathname, reached);
-      }
-      return reached;
-    },
-  };
+  return { ids, reaches: memoByAddress(lookup) };
 }
 
 /** The paths route discovery asks about (`?paths=/a,/b`), each with its leading slash, as React Router reads them. */

@@ -3,3 +3,19 @@
  * in need of the user. React Router's data requests (/orders.data, /_.data) look like files but are pages.
  */
 export const isFilePath = (path: string): boolean => /\.\w+$/.test(path) && !path.endsWith(".data");
+
+/**
+ * `lookup` kept per address, for the route lookups asked on every request (ranking the routes
+ * costs tens of microseconds, as much as a cached page's whole answer). Addresses are unbounded,
+ * so at `max` entries the memory starts again.
+ */
+export function memoByAddress<T>(lookup: (pathname: string) => T, max = 2_000): (pathname: string) => T {
+  const kept = new Map<string, T>();
+  return (pathname) => {
+    if (kept.has(pathname)) return kept.get(pathname)!;
+    if (kept.size >= max) kept.clear();
+    const value = lookup(pathname);
+    kept.set(pathname, value);
+    return value;
+  };
+}

@@ -1,4 +1,5 @@
 import { matchRoutes } from "react-router";
+import { memoByAddress } from "../http/paths.ts";
 
 /** The route pattern of a page address ("/products/:productId"), or null when no page matches (the 404 page). */
 export type PageRoutes = (pathname: string) => string | null;
@@ -9,8 +10,6 @@ interface BuildRoute {
   parentId?: string;
   index?: boolean;
 }
-
-const CACHED = 2_000;
 
 /**
  * Page addresses to their route patterns, from the production build's route table: the request
@@ -25,9 +24,6 @@ export function pageRoutes(routes: Record<string, BuildRoute | undefined>): Page
   };
   const patterns = [...new Set(Object.values(routes).flatMap((route) => (route && (route.path || route.index) ? [fullPath(route)] : [])))];
   const table = patterns.map((path) => ({ path }));
-  // Ranking the routes costs tens of microseconds a call, as much as a cached page's answer: kept per address.
-  const cache = new Map<string, string | null>();
-
   const lookup = (pathname: string): string | null => {
     const data = pathname.endsWith(".data");
     const path = data ? pathname.slice(0, -".data".length) : pathname;
@@ -37,13 +33,5 @@ export function pageRoutes(routes: Record<string, BuildRoute | undefined>): Page
     return data ? `${pattern}.data` : pattern;
   };
 
-  return (pathname) => {
-    let pattern = cache.get(pathname);
-    if (pattern === undefined) {
-      if (cache.size >= CACHED) cache.clear();
-      pattern = lookup(pathname);
-      cache.set(pathname, pattern);
-    }
-    return pattern;
-  };
+  return memoByAddress(lookup);
 }
