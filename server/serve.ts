@@ -28,7 +28,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const SHUTDOWN_CLOSE_MS = 5_000;
 /** How often payment intents in flight are looked after (paid ones fulfilled, expired ones cancelled). */
 const RECONCILE_EVERY_MS = 5 * 60 * 1000;
-/** How often expired stock reservations are given back (issue 22); reads give them back at once too. */
+/** How often expired stock reservations are given back; reads give them back at once too. */
 const SWEEP_EVERY_MS = 30_000;
 
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;

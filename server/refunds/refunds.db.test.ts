@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { formatCents } from "../../lib/basket.ts";
-import { jsonPost, signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
-import { signUpAdmin } from "../../test/support/admin.ts";
+import { jsonPost, signUp, TEST_ORIGIN, type testApp } from "../../test/support/app.ts";
 import { parseMetrics, sampleValue } from "../../test/support/prometheus-text.ts";
 import { checkout, priceCents } from "../../test/support/checkout.ts";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
+import { cleanupAfterEach, type freshDatabase, testEngines } from "../../test/support/database.ts";
 import { eventually } from "../../test/support/poll.ts";
-import { postRefund } from "../../test/support/refunds.ts";
+import { postRefund, refundShop } from "../../test/support/refunds.ts";
 import type { Order } from "../orders/order.ts";
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
@@ -18,20 +17,7 @@ type Answer = { refund: { id: string; amount: number; status: string } };
 describe.each(testEngines())("refunds on %s", (engine) => {
   const cleanup = cleanupAfterEach();
 
-  async function setup() {
-    const database = await freshDatabase(engine);
-    // The shop's own catalogue, so stock is tracked and restock can be seen.
-    const { app, services } = await testApp({ database, catalogue: "database" });
-    cleanup(async () => {
-      services.orderFeed.closeAll();
-      await services.orderEvents.close();
-      await services.catalogueEvents.close();
-      await database.drop();
-    });
-    const admin = await signUpAdmin(app, services);
-    const ada = await signUp(app, "ada@example.com");
-    return { app, services, database, admin, ada };
-  }
+  const setup = () => refundShop(engine, cleanup);
 
   /** Ada buys 2 of product 2 and 1 of product 9; the order's id. */
   async function placeOrder(app: App, cookie: string): Promise<string> {

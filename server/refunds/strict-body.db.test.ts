@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
-import { signUpAdmin } from "../../test/support/admin.ts";
+import { TEST_ORIGIN } from "../../test/support/app.ts";
 import { checkout, priceCents } from "../../test/support/checkout.ts";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
-import { postRefund } from "../../test/support/refunds.ts";
+import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
+import { postRefund, refundShop } from "../../test/support/refunds.ts";
 
 // A refund body names only the fields it knows and asks for at least one unit of each line it
 // names: anything else is a 400 naming what is wrong, and refunds nothing. Left unchecked, an
@@ -13,16 +12,7 @@ describe.each(testEngines())("the refund API's body on %s", (engine) => {
   const cleanup = cleanupAfterEach();
 
   async function setup() {
-    const database = await freshDatabase(engine);
-    const { app, services } = await testApp({ database, catalogue: "database" });
-    cleanup(async () => {
-      services.orderFeed.closeAll();
-      await services.orderEvents.close();
-      await services.catalogueEvents.close();
-      await database.drop();
-    });
-    const admin = await signUpAdmin(app, services);
-    const ada = await signUp(app, "ada@example.com");
+    const { app, database, admin, ada } = await refundShop(engine, cleanup);
     const { paid, orderId } = await checkout(app.request, { origin: TEST_ORIGIN, cookie: ada, items: [{ id: 2, amount: 2 }] });
     expect(paid?.status).toBe(200);
     /** What the order has had back, and the refunds written. */
