@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { ServerBuild } from "react-router";
 import type { Pages } from "./serve.ts";
 
@@ -11,8 +12,11 @@ process.env.NODE_ENV = "development";
 
 const [{ runShop }, { createRequestHandler }, vite] = await Promise.all([import("./serve.ts"), import("react-router"), import("vite")]);
 
+/** Vite's own refusals, and the shop's data folder (the database, the mail with its live links). */
+const denied = [".env", ".env.*", "*.{crt,pem}", "**/.git/**", `${path.resolve(process.env.DATA_DIR || "data")}/**`];
+
 async function vitePages(): Promise<Pages> {
-  const server = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });
+  const server = await vite.createServer({ server: { middlewareMode: true, fs: { deny: denied } }, appType: "custom" });
   const build = () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   return { ssr: { handle: createRequestHandler(build, "development"), routes: async () => (await build()).routes }, middleware: server.middlewares };
 }

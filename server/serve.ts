@@ -80,7 +80,7 @@ async function main(entry: Entry) {
   const log = createLogger(config);
   if (ignored) log.warn("NODE_ENV=development is ignored: the built server always runs in production mode (`npm run dev` is development mode)");
   if (config.NODE_ENV === "development") {
-    log.warn("development mode (npm run dev): pages render through Vite, which serves the project's files, sources and data included; never let anyone else reach it");
+    log.warn("development mode (npm run dev): pages render through Vite, which serves the project's files (its sources included; DATA_DIR is refused); never let anyone else reach it");
   }
   const privacy = makePrivateDirectory(config.DATA_DIR);
   if (!privacy.ok) log.warn({ dataDir: config.DATA_DIR }, `DATA_DIR not made private: ${privacy.reason}`);
