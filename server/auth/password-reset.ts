@@ -2,15 +2,11 @@ import { setTimeout as delay } from "node:timers/promises";
 import { sql, type Kysely } from "kysely";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
-import { countRecent, enqueueMail } from "../mail/outbox.ts";
-import { hashKey } from "../mail/keys.ts";
+import { type SendTokenMail, tokenMailWriter } from "./token-mail.ts";
 import type { AuthResult } from "./auth.ts";
 
 /** How long a reset link works (better-auth's resetPasswordTokenExpiresIn, in seconds). */
 export const RESET_TOKEN_SECONDS = 15 * 60;
-/** Reset mails one address gets per window; more requests get the same answer and no mail. */
-const RESET_MAILS_PER_ADDRESS = 3;
-const RESET_MAIL_WINDOW_MS = 60 * 60 * 1000;
 /**
  * Every request for a reset link is answered no sooner than this after it arrived: with or
  * without an account behind the email, the answer comes after the same time.
@@ -21,29 +17,9 @@ const ANSWER_FLOOR_MS = 400;
 export const RESET_REQUESTED = "If an account exists for that email, we sent a link to reset the password.";
 export const RESET_LINK_INVALID = "This password reset link has expired or has already been used. Ask for a new one below.";
 
-/**
- * better-auth's `sendResetPassword`: writes the reset mail to the outbox and wakes the worker.
- * Once an address has had its share of reset mails this window, it writes none (and says nothing
- * different to the asker). The answer only comes after the row is committed, so a shopper told
- * "we sent a link" has a mail on its way whatever happens to this process.
- */
-export function resetMailWriter(db: Kysely<Schema>, log: Logger, wake: () => void, now: () => number = Date.now): SendResetPassword {
-  return async ({ user, token }) => {
-    const time = now();
-    if ((await countRecent(db, "password_reset", user.email, time - RESET_MAIL_WINDOW_MS)) >= RESET_MAILS_PER_ADDRESS) {
-      log.warn({ user: user.id }, "password reset mail not sent: this address had its share of reset mails this hour");
-      return;
-    }
-    await enqueueMail(db, {
-      kind: "password_reset",
-      key: hashKey(token),
-      recipient: user.email,
-      now: time,
-      payload: { token, validMinutes: RESET_TOKEN_SECONDS / 60 },
-    });
-    wake();
-  };
-}
+/** better-auth's `sendResetPassword`: the reset mail in the outbox (at most three an address an hour). */
+export const resetMailWriter = (db: Kysely<Schema>, log: Logger, wake: () => void): SendResetPassword =>
+  tokenMailWriter("password_reset", RESET_TOKEN_SECONDS, { db, log, wake });
 
 /**
  * Deletes every outstanding reset link of the user (better-auth keeps them in `verification`,
@@ -55,8 +31,7 @@ export async function forgetResetTokens(db: Kysely<Schema>, userId: string): Pro
   await sql`delete from verification where identifier like ${"reset-password:%"} and value = ${userId}`.execute(db);
 }
 
-/** Writes a reset mail (resetMailWriter). */
-export type SendResetPassword = (data: { user: { id: string; email: string }; token: string }) => Promise<void>;
+export type SendResetPassword = SendTokenMail;
 
 /** What better-auth's options get from us for the reset flow. */
 export interface PasswordResetHooks {
