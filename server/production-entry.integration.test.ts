@@ -1,20 +1,13 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../test/support/server-process.ts";
+import { describe, expect, it } from "vitest";
+import { serverPerTest } from "../test/support/server-per-test.ts";
 
 // The built server (`node build/node/main.js`, as a process manager, a platform's start command or
 // a container without the Dockerfile's ENV runs it) is the production server, with or without
 // NODE_ENV: Vite's development server, which serves the project's files, is never part of it.
 
-let server: RunningServer | null = null;
-let dataDir = "";
-afterEach(async () => {
-  await server?.stop("SIGKILL");
-  server = null;
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const start = serverPerTest("storefront-entry-");
 
 const project = process.cwd();
 
@@ -23,9 +16,7 @@ describe("the built server", () => {
     ["no NODE_ENV", undefined],
     ["NODE_ENV=development", "development"],
   ])("with %s serves the production build and none of the project's files", async (_name, nodeEnv) => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-entry-"));
-    fs.chmodSync(dataDir, 0o755);
-    server = await startServer({ DATA_DIR: dataDir, NODE_ENV: nodeEnv });
+    const { server, dataDir } = await start({ NODE_ENV: nodeEnv }, 0o755);
     expect(server.logs).toContainEqual(expect.objectContaining({ msg: "Storefront is listening", mode: "production" }));
     if (nodeEnv === "development") {
       expect(server.logs).toContainEqual(

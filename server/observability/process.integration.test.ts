@@ -1,29 +1,16 @@
-import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleValue, scrape } from "../../test/support/prometheus-text.ts";
-import { type RunningServer, startServer } from "../../test/support/server-process.ts";
+import type { RunningServer } from "../../test/support/server-process.ts";
+import { serverPerTest } from "../../test/support/server-per-test.ts";
 import { eventually } from "../../test/support/poll.ts";
 import { KEEP_ALIVE_TIMEOUT_MS, PROXY_KEEP_ALIVE_MAX_MS } from "../http/timeouts.ts";
 
 // The built server started as `npm start` starts it: its metrics listener, its health answers, and
 // readiness dropping to 503 the moment SIGTERM arrives.
 
-let server: RunningServer | null = null;
-let dataDir = "";
-afterEach(async () => {
-  await server?.stop("SIGKILL");
-  server = null;
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function start(env: Record<string, string>) {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-ops-"));
-  server = await startServer({ DATA_DIR: dataDir, ...env });
-  return server;
-}
+const startWithDataDir = serverPerTest("storefront-ops-");
+const start = async (env: Record<string, string>) => (await startWithDataDir(env)).server;
 
 const metricsUrlOf = (running: RunningServer) => String(running.logs.find((r) => r.msg === "metrics listening")?.url);
 
