@@ -1,22 +1,18 @@
 import fs from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin, type Rollup } from "vite";
-import { reactRouterOnce } from "./vite/react-router-once.ts";
 
-export default defineConfig(({ command }) => ({
-  plugins: [reactRouter(), preactInTheBrowser(), reactRouterOnce(), precompress()],
-  // `npm run dev` keeps React Router's development build (its warnings); the build gets production.
-  resolve: { alias: command === "build" ? reactRouterProduction() : [] },
+export default defineConfig({
+  plugins: [reactRouter(), precompress()],
   build: {
     // Images stay files: one inlined as a data: URL would travel twice, in the page and again
     // inside the JavaScript chunk that renders it.
     assetsInlineLimit: 0,
     // terser's second pass makes the framework chunk about 4 KB smaller (brotli) than esbuild does;
-    // the first load's budget is 90 KB. Vite reads this option from the top level only.
+    // the first load's budget is 100 KB. Vite reads this option from the top level only.
     minify: "terser",
     terserOptions: { compress: { passes: 2 } },
     // The stylesheets reach the page inlined by the server renderer (app/styles.server.ts).
@@ -28,58 +24,13 @@ export default defineConfig(({ command }) => ({
     ssr: { build: { minify: false, rollupOptions: { input: "./app/server-build.ts" } } },
     client: { build: { rollupOptions: { output: { manualChunks: firstLoadChunk } } } },
   },
-}));
-
-/**
- * React Router ships a production build beside its development one, but its package exports send
- * every condition (node, import, browser) to `dist/development`, whose extra checks and warnings
- * run in every render. The build takes `dist/production` by path instead, on both sides: in the
- * browser bundle, and in the server bundle, which then contains React Router itself (a path is
- * bundled, a bare package name stays external) and hands its request handler to the server.
- */
-function reactRouterProduction() {
-  const dist = path.join(path.dirname(createRequire(import.meta.url).resolve("react-router/package.json")), "dist", "production");
-  return [
-    { find: /^react-router$/, replacement: path.join(dist, "index.mjs") },
-    { find: /^react-router\/dom$/, replacement: path.join(dist, "dom-export.mjs") },
-  ];
-}
-
-/** What the browser build takes in place of React: Preact's compatibility layer (see below). */
-const PREACT_FOR_REACT: Record<string, string> = {
-  react: "preact/compat",
-  "react-dom": "preact/compat",
-  "react-dom/client": "preact/compat/client",
-  "react/jsx-runtime": "preact/compat/jsx-runtime",
-  "react/jsx-dev-runtime": "preact/compat/jsx-dev-runtime",
-};
-
-/**
- * The browser build takes Preact's compatibility layer for React: react-dom's client alone is 54 KB
- * of the first load (brotli), Preact with its compat layer about 5 KB, and the first-load budget is
- * 90 KB. The server bundle keeps React: it renders the pages, and Preact hydrates React's markup
- * (app/entry.client.tsx bridges the few differences). `npm run dev` keeps React everywhere.
- * React Router, our components, embla and Stripe's React elements run on it unchanged; the
- * Playwright journeys run on the production build, so on Preact.
- */
-function preactInTheBrowser(): Plugin {
-  return {
-    name: "storefront:preact-in-the-browser",
-    apply: "build",
-    enforce: "pre",
-    applyToEnvironment: (environment) => environment.name === "client",
-    resolveId(source, importer, options) {
-      const replacement = PREACT_FOR_REACT[source];
-      return replacement ? this.resolve(replacement, importer, { ...options, skipSelf: true }) : null;
-    },
-  };
-}
+});
 
 /**
  * Rollup's default chunking gives the first load a dozen small files, and on HTTP/1.1 each one
  * costs a request and about 0.9 KB of response headers (the security headers ride on every
  * response): a tenth of the budget. So what every page needs goes into one chunk: the client entry
- * (Preact, React Router) and every module that two or more routes import. What one route alone
+ * (React, React Router) and every module that two or more routes import. What one route alone
  * imports stays in that route's chunk, and what is imported lazily (the carousel's engine, search
  * suggestions, Stripe) stays lazy.
  */

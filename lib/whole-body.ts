@@ -18,16 +18,3 @@ export function withWholeBody(response: Response, body: Uint8Array<ArrayBuffer>)
 export function wholeBody(response: Response): Uint8Array<ArrayBuffer> | undefined {
   return (response as WithWholeBody)[WHOLE_BODY];
 }
-
-/**
- * React Router's single-fetch answers (`/orders.data`) carry their turbo-stream body under this
- * key (vite/react-router-once.ts): a later step reads it straight, without making the lightweight
- * Response a full web one to call its `arrayBuffer()`.
- */
-const BODY_STREAM = Symbol.for("storefront.body-stream");
-
-/** The body stream of a response React Router's single fetch made, unread; undefined for any other. */
-export function bodyStream(response: Response): ReadableStream<Uint8Array<ArrayBuffer>> | undefined {
-  const stream = (response as Response & { [BODY_STREAM]?: ReadableStream<Uint8Array<ArrayBuffer>> })[BODY_STREAM];
-  return stream && !stream.locked ? stream : undefined;
-}

@@ -2,7 +2,7 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
-import { bodyStream, wholeBody } from "../../lib/whole-body.ts";
+import { wholeBody } from "../../lib/whole-body.ts";
 import { gzipPage, gzipWhole } from "./page-gzip.ts";
 
 /** Smaller answers cost more to compress than they save on the wire. */
@@ -11,14 +11,6 @@ const MIN_BYTES = 1024;
 const INLINE_UP_TO = 64 * 1024;
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 const gzipInPool = promisify(gzip);
-
-/** Everything `stream` holds, as one buffer (a single fetch's turbo-stream: one chunk when nothing is deferred). */
-async function readWhole(stream: ReadableStream<Uint8Array<ArrayBuffer>>): Promise<Uint8Array<ArrayBuffer>> {
-  const chunks: Array<Uint8Array<ArrayBuffer>> = [];
-  const reader = stream.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-}
 
 /**
  * The first of `offered` (in our order of preference) that an Accept-Encoding header takes, named
@@ -71,10 +63,7 @@ export function compression(): MiddlewareHandler {
     if (vary !== "*" && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? "")) headers.set("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
     if (!acceptsGzip(c.req.header("accept-encoding"))) return;
     const whole = wholeBody(c.res);
-    // React Router's data answers hand over their body stream (vite/react-router-once.ts): asking
-    // the lightweight Response for its body would make a full web Response of it.
-    const stream = whole ? undefined : bodyStream(c.res);
-    if (!whole && !stream && !c.res.body) return;
+    if (!whole && !c.res.body) return;
 
     // A page of unknown length streams through gzip; a page rendered whole (app/entry.server.tsx)
     // states its length and takes the one-call path below, with its bytes as they are.
@@ -82,7 +71,7 @@ export function compression(): MiddlewareHandler {
       c.res = new Response(c.res.body!.pipeThrough(new CompressionStream("gzip")), c.res);
       c.res.headers.delete("Content-Length");
     } else {
-      const bytes = whole ?? (stream ? await readWhole(stream) : new Uint8Array(await c.res.arrayBuffer()));
+      const bytes = whole ?? new Uint8Array(await c.res.arrayBuffer());
       if (bytes.byteLength < MIN_BYTES) {
         if (!whole) {
           // Cleared first, as below.
