@@ -31,8 +31,8 @@ export default defineConfig({
  * costs a request and about 0.9 KB of response headers (the security headers ride on every
  * response): a tenth of the budget. So what every page needs goes into one chunk: the client entry
  * (React, React Router) and every module that two or more routes import. What one route alone
- * imports stays in that route's chunk, and what is imported lazily (the carousel's engine, search
- * suggestions, Stripe) stays lazy.
+ * imports stays in that route's chunk, what only back-office routes share goes into a chunk of its
+ * own, and what is imported lazily (the carousel's engine, search suggestions, Stripe) stays lazy.
  */
 function firstLoadChunk(id: string, meta: Rollup.ManualChunkMeta): string | undefined {
   const entries = [...meta.getModuleIds()].filter((module) => meta.getModuleInfo(module)?.isEntry);
@@ -40,8 +40,10 @@ function firstLoadChunk(id: string, meta: Rollup.ManualChunkMeta): string | unde
   const clientEntry = entries.find((entry) => /\/entry\.client\.[jt]sx?$/.test(entry));
   if (clientEntry && reaches(clientEntry)) return "framework";
   // Route modules are entries too (one per route file, a query string after the name).
-  const routes = new Set(entries.filter((entry) => entry !== clientEntry && reaches(entry)).map((entry) => entry.split("?")[0]));
-  return routes.size >= 2 ? "framework" : undefined;
+  const routes = new Set(entries.filter((entry) => entry !== clientEntry && reaches(entry)).map((entry) => entry.split("?")[0]!));
+  if (routes.size < 2) return undefined;
+  // What only the back office's pages share is the back office's: a shopper's first load leaves it out.
+  return [...routes].every((route) => route.includes("/app/routes/admin/")) ? "back-office" : "framework";
 }
 
 /** Every module `from` imports statically, directly or not, itself included. */

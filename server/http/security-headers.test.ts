@@ -12,6 +12,9 @@ function app() {
   hono.get("/page", (c) => c.html(`<script nonce="${c.get("cspNonce")}"></script>`));
   hono.get("/public", (c) => c.body("x", 200, { "Cross-Origin-Resource-Policy": "cross-origin" }));
   hono.get("/moved", () => Response.redirect("http://localhost/page", 302));
+  hono.get("/assets/entry-Ab1.js", (c) => c.body("export{}", 200, { "Content-Type": "text/javascript; charset=utf-8" }));
+  // A built script that is not there gets the shop's page.
+  hono.get("/assets/gone-Ab1.js", (c) => c.html("<h1>Page not found</h1>", 404));
   return hono;
 }
 
@@ -75,6 +78,28 @@ describe("security headers", () => {
       expect(moved.headers.get("content-security-policy")).toContain("'nonce-");
       const second = /'nonce-([^']+)'/.exec((await fetch(`${base}/page`)).headers.get("content-security-policy")!)![1];
       expect(second).not.toBe(nonce);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("leave off a built script what governs documents only, over node:http and elsewhere", async () => {
+    const server = http.createServer(getRequestListener(app().fetch));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const script of [await app().request("/assets/entry-Ab1.js"), await fetch(`${base}/assets/entry-Ab1.js`)]) {
+        expect(script.status).toBe(200);
+        expect(script.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(script.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+        expect(script.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+        for (const name of ["content-security-policy", "x-frame-options", "cross-origin-opener-policy", "origin-agent-cluster", "x-xss-protection"]) expect(script.headers.get(name), name).toBeNull();
+      }
+      for (const missing of [await app().request("/assets/gone-Ab1.js"), await fetch(`${base}/assets/gone-Ab1.js`)]) {
+        expect(missing.status).toBe(404);
+        expect(missing.headers.get("content-security-policy")).toContain("'nonce-");
+        expect(missing.headers.get("x-frame-options")).toBe("DENY");
+      }
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

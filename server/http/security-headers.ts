@@ -21,6 +21,14 @@ const FIXED_HEADERS: Array<[string, string]> = [
   ["X-XSS-Protection", "0"],
 ];
 
+/**
+ * What of those still means something on a built script (`/assets/*.js`, fetched by a page, never
+ * shown as one): the rest, and the CSP, govern documents only, and on the first load's few scripts
+ * they were about half a kilobyte of headers each.
+ */
+const SCRIPT_HEADERS = new Set(["Cross-Origin-Resource-Policy", "Referrer-Policy", "X-Content-Type-Options", "Strict-Transport-Security"]);
+const BUILT_SCRIPT = /^\/assets\/[^/]+\.js$/;
+
 const kebabCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 const NONCE_BYTES = 16;
@@ -41,6 +49,8 @@ export function newNonce(): string {
 export interface SecurityHeaderSet {
   /** The headers that are the same on every response (HSTS among them where the site is https). */
   readonly fixed: ReadonlyArray<readonly [string, string]>;
+  /** Of those, the ones a built script carries (no CSP either). */
+  readonly forScripts: ReadonlyArray<readonly [string, string]>;
   /** The Content-Security-Policy with `nonce` where each response's nonce goes. */
   policy(nonce: string): string;
 }
@@ -52,7 +62,8 @@ export function securityHeaderSet({ csp, hsts }: { csp: CspDirectives; hsts: str
     .join("; ")
     .split(NONCE);
   const fixed: Array<[string, string]> = hsts ? [...FIXED_HEADERS, ["Strict-Transport-Security", hsts]] : FIXED_HEADERS;
-  return { fixed, policy: (nonce) => pieces.join(`'nonce-${nonce}'`) };
+  const forScripts = fixed.filter(([name]) => SCRIPT_HEADERS.has(name));
+  return { fixed, forScripts, policy: (nonce) => pieces.join(`'nonce-${nonce}'`) };
 }
 
 /**
@@ -63,7 +74,8 @@ export function securityHeaderSet({ csp, hsts }: { csp: CspDirectives; hsts: str
  * (http/shared-answers.ts) write the same set themselves.
  */
 export function securityHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEnv> {
-  const { fixed } = set;
+  const { fixed, forScripts } = set;
+  const documentOnly = [...fixed.filter((header) => !forScripts.includes(header)).map(([name]) => name), "Content-Security-Policy"];
   return async (c, next) => {
     const nonce = newNonce();
     c.set("cspNonce", nonce);
@@ -75,7 +87,10 @@ export function securityHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEn
       // object is touched (each Headers.set validates and re-sorts: most of this step's cost).
       for (const [name, value] of fixed) outgoing.setHeader(name, value);
       outgoing.setHeader("Content-Security-Policy", policy);
-      return next();
+      if (!BUILT_SCRIPT.test(c.req.path)) return next();
+      await next();
+      if (isScript(c.res)) for (const name of documentOnly) outgoing.removeHeader(name);
+      return;
     }
     // Elsewhere (app.request in tests, other runtimes) they are written onto the finished response.
     await next();
@@ -85,9 +100,15 @@ export function securityHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEn
       c.res = new Response(c.res.body, c.res);
       headers = c.res.headers;
     }
-    for (const [name, value] of fixed) if (!headers.has(name)) headers.set(name, value);
-    if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", policy);
+    const script = BUILT_SCRIPT.test(c.req.path) && isScript(c.res);
+    for (const [name, value] of script ? forScripts : fixed) if (!headers.has(name)) headers.set(name, value);
+    if (!script && !headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", policy);
   };
+}
+
+/** A built script as served (a missing one gets the shop's page, with every header). */
+function isScript(response: Response): boolean {
+  return response.status === 200 && (response.headers.get("content-type") ?? "").startsWith("text/javascript");
 }
 
 /** Sets a header; false when the headers are read-only (a Headers object says so only by throwing). */
