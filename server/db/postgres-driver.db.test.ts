@@ -88,7 +88,7 @@ describe.skipIf(!url)("PostgreSQL driver: fewer round trips, same transactions",
 
   const insertWithNext = (trx: Transaction<Schema>, id: number) => trx.executeQuery(withNext(sql`insert into items values (${id})`.compile(trx)));
 
-  it("sends a statement marked withNext in the same write as the next one: two round trips for begin, insert, insert, commit", async () => {
+  it("sends a statement marked withNext along with the next one: two round trips for begin, insert, insert, commit", async () => {
     await database.ping(); // the pool's connection is open
     const turns = await relay.count(() =>
       database.db.transaction().execute(async (trx) => {
@@ -163,7 +163,7 @@ describe.skipIf(!url)("PostgreSQL driver: fewer round trips, same transactions",
     return { query, executed: trx.executeQuery(query) };
   };
 
-  it("answers a statement held withNextAnswered once it has gone out with the next one, in one write", async () => {
+  it("answers a statement held withNextAnswered once it has gone out with the next one, in the same round trip", async () => {
     await sql`insert into items values (23)`.execute(database.db);
     const turns = await relay.count(() =>
       database.db.transaction().execute(async (trx) => {
@@ -249,7 +249,17 @@ describe.skipIf(!url)("PostgreSQL driver: fewer round trips, same transactions",
     expect(kept).toContain("select 5 as n, id from items where id = $1");
   });
 
-  it("deallocates no statement whose preparation failed: the statements that would carry it are not failed for it", async () => {
+  it("replaces a connection once it has dropped 200 prepared statements: pg's record of them goes with it", async () => {
+    const backend = async () => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database.db)).rows[0]!.pid;
+    const first = await backend();
+    for (let n = 0; n < 399; n++) await sql`select ${sql.lit(n)} as n, id from items where id = ${n}`.execute(database.db);
+    expect(await backend()).toBe(first);
+    await sql`select 399 as n, id from items where id = ${399}`.execute(database.db);
+    expect(await backend()).not.toBe(first);
+    expect(await preparedHere()).toEqual([]);
+  });
+
+  it("fails nothing else when deallocating a statement whose preparation failed (the server never held it)", async () => {
     await expect(sql`select id from missing_table where id = ${1}`.execute(database.db)).rejects.toThrow(/does not exist/);
     for (let n = 0; n < 205; n++) await sql`select ${sql.lit(n)} as n, id from items where id = ${n}`.execute(database.db);
     expect(await preparedHere()).toHaveLength(200);

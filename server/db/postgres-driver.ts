@@ -5,7 +5,7 @@ import type pg from "pg";
 const heldUntilCommit = new WeakSet<CompiledQuery>();
 
 /**
- * Marks `query` to go out with its transaction's COMMIT, in the same write, instead of costing a
+ * Marks `query` to go out along with its transaction's COMMIT, instead of costing a
  * round trip of its own where it is executed: for statements whose answer nobody reads and whose
  * effect counts only at commit anyway (`pg_notify`). Its failure still fails the commit, which
  * then rolls everything back. Outside a transaction it runs at once.
@@ -19,7 +19,7 @@ export function atCommit(query: CompiledQuery): CompiledQuery {
 const heldForNext = new WeakSet<CompiledQuery>();
 
 /**
- * Marks `query` to go out, inside a transaction, in the same write as the transaction's next
+ * Marks `query` to go out, inside a transaction, sent along with the transaction's next
  * statement (or its COMMIT, or a savepoint), just ahead of it, instead of costing a round trip of
  * its own: for statements whose answer nobody reads (an insert whose row count does not matter).
  * The server runs the statements in the same order as before. Its failure is thrown by that next
@@ -82,16 +82,18 @@ export async function notifyAtCommit<DB>(trx: Pick<Transaction<DB>, "executeQuer
 /**
  * Kysely's PostgreSQL driver with fewer round trips per transaction, on `pg`'s pipeline mode
  * (each statement written without waiting for the one before it to be answered):
- * - BEGIN is not sent on its own: it goes out in the same write as the transaction's first
+ * - BEGIN is not sent on its own: it goes out along with the transaction's first
  *   statement (a transaction with no statement sends nothing);
- * - statements marked `atCommit` go out in the same write as COMMIT;
- * - statements marked `withNext` go out in the same write as the statement after them;
+ * - statements marked `atCommit` go out along with COMMIT;
+ * - statements marked `withNext` go out along with the statement after them;
  * and with parameterised statements prepared once per connection (`nameOf`), which halves
  * PostgreSQL's CPU for each (about 100 -> 45 µs for a checkout's typical insert and update).
  * Every answer is still read and checked in order; the server runs the statements one after the
  * other exactly as before, so what a transaction does, and when it holds its locks, is unchanged
  * apart from the waits saved: a checkout's transaction answered one round trip sooner at each end.
- * The pool's clients must be created with `pipeline: true`.
+ * The pool's clients must be created with `pipeline: true`. Only pg's public API is used: pg writes
+ * each statement as it is given (one write each, sent in the same turn of the event loop), and
+ * prepares a named statement on a connection the first time it meets the name there.
  */
 export class PipelinedPostgresDriver implements Driver {
   private readonly connections = new WeakMap<pg.PoolClient, PipelinedConnection>();
@@ -169,11 +171,6 @@ const ALL_COLUMNS = /(^|[\s,])("?\w+"?\.)?\*(\s|,|$)/;
 /** "cached plan must not change result type" (feature_not_supported). */
 const CACHED_PLAN_CHANGED = "0A000";
 
-/** What of pg's client this driver reaches below its public API: the socket (to cork it) and its prepared statements. */
-interface PgInternals {
-  connection: { stream: NodeJS.WritableStream & { cork(): void; uncork(): void }; parsedStatements: Record<string, string> };
-}
-
 class PipelinedConnection implements DatabaseConnection {
   /** The transaction's opening statement while not yet sent. */
   private opening: CompiledQuery | null = null;
@@ -189,6 +186,12 @@ class PipelinedConnection implements DatabaseConnection {
   private preparedCount = 0;
   /** Names dropped from `prepared`, deallocated on the server with the next statement sent outside a transaction. */
   private unused: string[] = [];
+  /**
+   * How many names were dropped. pg keeps its own record of the names prepared on a connection,
+   * which its public API cannot shrink: past MAX_PREPARED dropped names the connection is closed
+   * on release (the pool opens a new one), which bounds that record.
+   */
+  private dropped = 0;
 
   constructor(private readonly client: pg.PoolClient) {}
 
@@ -270,7 +273,7 @@ class PipelinedConnection implements DatabaseConnection {
 
   release(): void {
     this.end();
-    this.client.release();
+    this.client.release(this.dropped >= MAX_PREPARED);
   }
 
   /**
@@ -293,16 +296,15 @@ class PipelinedConnection implements DatabaseConnection {
   }
 
   /**
-   * Drops a prepared statement here and in pg's own record of this connection's; one the server
-   * holds (its Parse succeeded: pg recorded it) is deallocated there.
+   * Drops a prepared statement, and deallocates it on the server. A statement whose every run
+   * failed may never have been prepared there (its Parse failed): its deallocation then fails too,
+   * as a clean-up, which fails nothing else.
    */
   private forget(sql: string): void {
     const name = this.prepared.get(sql)!;
     this.prepared.delete(sql);
-    const parsed = (this.client as unknown as PgInternals).connection.parsedStatements;
-    if (parsed[name] === undefined) return;
-    delete parsed[name];
     this.unused.push(name);
+    this.dropped++;
   }
 
   private takeDeallocations(): CompiledQuery[] {
@@ -337,19 +339,12 @@ class PipelinedConnection implements DatabaseConnection {
   }
 
   /**
-   * Writes `statements` in one go (the socket corked while pg writes each) and waits for every
-   * answer; the first failure, in order, is thrown once all have been answered, so the connection
-   * is never handed on with answers still to come.
+   * Writes `statements` one after the other, in this turn of the event loop, without waiting for
+   * their answers (pg's pipeline mode), then waits for every answer; the first failure, in order, is
+   * thrown once all have been answered, so the connection is never handed on with answers still to come.
    */
   private async send(statements: CompiledQuery[]): Promise<pg.QueryResult[]> {
-    const stream = (this.client as unknown as PgInternals).connection.stream;
-    stream.cork();
-    let pending: Array<Promise<pg.QueryResult>>;
-    try {
-      pending = statements.map((statement) => this.client.query({ text: statement.sql, values: [...statement.parameters], name: this.nameOf(statement) }));
-    } finally {
-      stream.uncork();
-    }
+    const pending = statements.map((statement) => this.client.query({ text: statement.sql, values: [...statement.parameters], name: this.nameOf(statement) }));
     const settled = await Promise.allSettled(pending);
     settled.forEach((result, i) => laterAnswers.get(statements[i]!)?.settle(result.status === "fulfilled" ? { status: "fulfilled", value: asQueryResult(result.value) } : result));
     const failed = settled.find((result, i): result is PromiseRejectedResult => result.status === "rejected" && !cleanUps.has(statements[i]!));
