@@ -1,5 +1,4 @@
 import { constants, crc32, deflateRawSync } from "node:zlib";
-import { ReusedRawDeflate } from "./reused-deflate.ts";
 import { GZIP_HEADER, crcCombine, crcShift, gzipTrailer } from "./spliced-gzip.ts";
 
 const STYLE_OPEN = Buffer.from("<style");
@@ -15,8 +14,8 @@ const MIN_STYLESHEET = 2048;
 const PAGE_LEVEL = 3;
 /** Stylesheets kept compressed: the shop has one; a few more cover a deploy's old and new build. */
 const MAX_KEPT = 4;
-/** The zlib stream each page's own text, and every other whole answer, is deflated on, kept for the process (reused-deflate.ts). */
-const pageText = new ReusedRawDeflate(PAGE_LEVEL);
+/** Raw deflate at the pages' level, ended by `finishFlush` (Z_SYNC_FLUSH: byte-aligned and not final, so a piece can follow). */
+const deflatePageText = (text: Uint8Array, finishFlush: number) => deflateRawSync(text, { level: PAGE_LEVEL, finishFlush });
 
 interface Stylesheet {
   plain: Buffer;
@@ -36,9 +35,7 @@ let keptCount = 0;
  * 33), the same bytes each time, and compressing them again was most of a rendered page's
  * compression (0.3 of 0.4 ms). The stylesheet is deflated once, at the best level, ending
  * byte-aligned; each page's text before and after it is deflated on its own, and the three are
- * laid side by side as one deflate stream, the gzip trailer's CRC-32 combined from theirs. The
- * two pieces of each page's own text are deflated on one zlib stream kept for the process, reset
- * between them (the same bytes as a new stream's, without building one each time).
+ * laid side by side as one deflate stream, the gzip trailer's CRC-32 combined from theirs.
  */
 export function gzipPage(page: Buffer): Buffer {
   const open = page.indexOf(STYLE_OPEN);
@@ -52,21 +49,20 @@ export function gzipPage(page: Buffer): Buffer {
   return Buffer.concat([
     GZIP_HEADER,
     // Byte-aligned and not final, so the next piece can follow; the last one ends the stream.
-    pageText.deflate(before, constants.Z_SYNC_FLUSH),
+    deflatePageText(before, constants.Z_SYNC_FLUSH),
     stylesheet.deflated,
-    pageText.deflate(after, constants.Z_FINISH),
+    deflatePageText(after, constants.Z_FINISH),
     gzipTrailer(crc, page.length),
   ]);
 }
 
 /**
- * Any other whole answer gzipped (React Router's data, JSON), at the pages' level on the stream
- * kept for them rather than on a zlib stream built and freed per answer at the default level 6.
- * On the orders page's data (7 KB) that is 29 µs against 59 µs, for 500 bytes against 449
- * (docs/BENCHMARKS.md, stop 36).
+ * Any other whole answer gzipped (React Router's data, JSON), at the pages' level rather than the
+ * default 6: on the orders page's data (7 KB) about half the time, for 500 bytes against 449
+ * (docs/BENCHMARKS.md).
  */
 export function gzipWhole(body: Uint8Array): Buffer {
-  return Buffer.concat([GZIP_HEADER, pageText.deflate(body, constants.Z_FINISH), gzipTrailer(crc32(body), body.byteLength)]);
+  return Buffer.concat([GZIP_HEADER, deflatePageText(body, constants.Z_FINISH), gzipTrailer(crc32(body), body.byteLength)]);
 }
 
 function compressedStylesheet(plain: Buffer): Stylesheet {
