@@ -4,7 +4,7 @@ import { createPipeline } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { databaseTarget, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
-import { lingerOnUnreadBodies } from "./http/lingering-close.ts";
+import { lingeringResponses } from "./http/lingering-close.ts";
 import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./http/timeouts.ts";
 import type { PageRenderer } from "./load-context.ts";
 import { createLogger } from "./log.ts";
@@ -100,14 +100,13 @@ async function main(entry: Entry) {
 
   // node:http -> the shared-answers step -> the Hono app (docs/ARCHITECTURE.md "One request").
   const listener = createPipeline({ config, log, services, ssr, clientDir, pageRoutes }).listener();
-  const server = http.createServer(middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);
+  // An answer given before its request's body was read (a 413) reaches a client still sending it.
+  const server = http.createServer({ ServerResponse: lingeringResponses() }, middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);
   // Slow or stalled clients are cut off instead of holding sockets (live order streams are
   // responses, not requests); idle connections close after KEEP_ALIVE_TIMEOUT_MS (http/timeouts.ts).
   // A client that sends its request and then closes its side (scripts, `nc -N`) still gets the
   // answer: by default node:http drops a response not yet written when the request's side ends.
   (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  // An answer given before its request's body was read (a 413) reaches a client still sending it.
-  lingerOnUnreadBodies(server);
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

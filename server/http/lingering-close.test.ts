@@ -1,7 +1,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { lingerOnUnreadBodies } from "./lingering-close.ts";
+import { lingeringResponses } from "./lingering-close.ts";
 
 // The shop itself answering 413s to clients still sending: lingering-close.integration.test.ts.
 
@@ -11,16 +11,20 @@ afterEach(() => {
   running?.close();
 });
 
+const REFUSAL = "The request body is too large.";
+
 /** A server that refuses bodies unread (413), and reads them on /read; lingering for 1 s. */
 async function lingeringServer(): Promise<number> {
-  const server = http.createServer((request, response) => {
+  const server = http.createServer({ ServerResponse: lingeringResponses(1_000) }, (request, response) => {
     if (request.url === "/read") {
       request.resume();
       request.on("end", () => response.end("read"));
-    } else response.writeHead(413).end("The request body is too large.");
+    } else if (request.url === "/stated") response.writeHead(413, { "content-length": REFUSAL.length }).end(REFUSAL);
+    else {
+      response.statusCode = 413;
+      response.end(REFUSAL);
+    }
   });
-  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  lingerOnUnreadBodies(server, 1_000);
   running = server;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as net.AddressInfo).port;
@@ -28,39 +32,65 @@ async function lingeringServer(): Promise<number> {
 
 const connections = () => new Promise<number>((resolve, reject) => running!.getConnections((error, count) => (error ? reject(error) : resolve(count))));
 
-/** Sends `request` on a connection that never closes its side; the answer once it has come whole. */
-async function send(port: number, request: string): Promise<string> {
+/** A connection that never closes its side, sending `request`; `answer` resolves once `until` has come, `ended` when the server ends. */
+function open(port: number, request: string, until: string) {
   const socket = net.connect({ port, host: "127.0.0.1", allowHalfOpen: true }, () => socket.write(request));
   socket.on("error", () => {});
   let text = "";
-  socket.on("data", (chunk) => (text += chunk.toString()));
-  await new Promise((resolve) => socket.on("end", resolve));
-  return text;
+  const answer = new Promise<string>((resolve) => socket.on("data", (chunk) => (text += chunk.toString()).includes(until) && resolve(text)));
+  const ended = new Promise<void>((resolve) => socket.on("end", resolve));
+  return { socket, answer, ended };
 }
+
+const TOO_LARGE = "POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 2000000\r\nconnection: close\r\n\r\nxxxx";
 
 describe("lingering close", () => {
   it("closes at once a connection whose request was read whole", async () => {
     const port = await lingeringServer();
-    const answer = await send(port, "POST /read HTTP/1.1\r\nhost: x\r\ncontent-length: 5\r\nconnection: close\r\n\r\nsmall");
-    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    const { answer, ended } = open(port, "POST /read HTTP/1.1\r\nhost: x\r\ncontent-length: 5\r\nconnection: close\r\n\r\nsmall", "read");
+    expect(await answer).toMatch(/^HTTP\/1\.1 200/);
+    await ended;
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await connections()).toBe(0);
   });
 
-  it("goes on reading a refused body after the answer, and cuts off a client that never ends it", async () => {
+  it.each(["/", "/stated"])("answers a refused body at once, whole, goes on reading the body, and closes once it has all come (%s)", async (path) => {
     const port = await lingeringServer();
-    const sockets: net.Socket[] = [];
-    running!.on("connection", (socket: net.Socket) => sockets.push(socket));
-    const started = performance.now();
-    const answer = await send(port, "POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 2000000\r\nconnection: close\r\n\r\nxxxx");
-    expect(answer).toMatch(/^HTTP\/1\.1 413/);
-    expect(await connections()).toBe(1);
-    // A second close on the way (as @hono/node-server's, when it stops draining a body) does not cut the linger short.
-    (sockets[0] as net.Socket & { destroySoon(): void }).destroySoon();
+    const { socket, answer, ended } = open(port, TOO_LARGE.replace("POST / ", `POST ${path} `), REFUSAL);
+    expect(await answer).toMatch(/^HTTP\/1\.1 413[^]*content-length: 30\r\n/i);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await connections()).toBe(1);
+    const started = performance.now();
+    socket.write("x".repeat(2_000_000 - 4));
+    await ended;
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+
+  it("cuts off a client that never sends the rest of its body", async () => {
+    const port = await lingeringServer();
+    const started = performance.now();
+    const { answer, ended } = open(port, TOO_LARGE, REFUSAL);
+    await answer;
+    expect(performance.now() - started).toBeLessThan(500);
+    await ended;
     while ((await connections()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(performance.now() - started).toBeGreaterThan(900);
     expect(performance.now() - started).toBeLessThan(3_000);
   });
+
+  it("gets a refusal to a client sending a large body whole on a closing connection, every time, never a reset", async () => {
+    const port = await lingeringServer();
+    const body = "x".repeat(2_000_000);
+    const post = () =>
+      new Promise<string>((resolve) => {
+        const socket = net.connect(port, "127.0.0.1", () => socket.end(`POST / HTTP/1.1\r\nhost: x\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`));
+        let text = "";
+        socket.on("data", (chunk) => (text += chunk.toString()));
+        socket.on("error", () => {});
+        socket.on("close", () => resolve(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? "none"));
+      });
+    const statuses: string[] = [];
+    for (let i = 0; i < 40; i++) statuses.push(await post());
+    expect(statuses.filter((status) => status !== "413")).toEqual([]);
+  }, 30_000);
 });
