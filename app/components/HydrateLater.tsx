@@ -4,15 +4,11 @@ import { inNextTask } from "../next-task.ts";
 /*
  * Hydrating a whole page of product cards is one long task on a slow phone (Lighthouse's mobile
  * run: about 190 ms at its 4x CPU slowdown on the home page), and a task that long holds back any
- * tap. Parts of a page wrapped in <HydrateLater> are hydrated after the rest, one group per task:
+ * tap. Parts of a page wrapped in <HydrateLater> are hydrated after the rest, one group per turn:
  * during the page's first hydration each part suspends (throws a promise) inside a Suspense
- * boundary of its own, Preact keeps its server-rendered DOM as it is (a suspended part is neither
- * removed nor rendered again) and hydrates it in place once its group's turn has come. Nothing is
- * drawn differently meanwhile: the markup is the server's.
- *
- * Preact keeps one DOM node for a part that suspends while hydrating, the first node it would
- * claim, so each part must render exactly one element at its top (React's Suspense markers around
- * it, `<!--$-->` and `<!--/$-->`, are comments, which Preact passes over).
+ * boundary of its own, which React leaves as the server drew it (a dehydrated boundary) and
+ * hydrates in place once its group's turn has come; a tap inside one that is still waiting makes
+ * React hydrate it first. Nothing is drawn differently meanwhile: the markup is the server's.
  *
  * On the server, and in every render after the page's first hydration (client navigations),
  * nothing waits.

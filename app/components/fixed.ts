@@ -5,7 +5,7 @@ import type { ReactElement } from "react";
  * element is made once per process and given to every render (React only reads elements, so a kept
  * one renders exactly as a new one; a page's icons and header strip were about 3% of an uncached
  * page's CPU, most of it making their elements again), in the browser it is made on each render as
- * usual (Preact keeps its own state on the elements it renders).
+ * usual (a page renders there a few times, not thousands).
  */
 export function fixed(make: () => ReactElement): () => ReactElement {
   if (!import.meta.env.SSR) return make;
