@@ -9,8 +9,6 @@ import { getCurrentAuthContextAsyncLocalStorage, getCurrentDBAdapterAsyncLocalSt
  * signed-in shopper's requests rarely call better-auth (the session step answers from its own
  * cache). So every call into better-auth goes through `run`, and when none is under way the
  * storages are disabled; the next call's `run` enables them again (Node's AsyncLocalStorage API).
- * Tracing's storage, when tracing is on, is quiet the same way while no traced work is under way
- * (observability/otlp-tracing.ts).
  * This holds because better-auth finishes its work before a call settles: it awaits its
  * "background" tasks unless `advanced.backgroundTasks.handler` is set, which we do not do (work
  * handed to such a handler would outlive the call and lose its context here).

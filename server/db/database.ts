@@ -48,11 +48,12 @@ export function databaseTarget(config: { DATABASE_URL?: string; DATABASE_POOL_SI
 }
 
 /**
- * `trace`: every query in a child span of the current one (tracing on; see
- * observability/traced-dialect.ts). `log`: where a lost notification connection is told (none by default).
+ * `trace`: every SQLite query in a child span of the current one (tracing on; see
+ * observability/traced-dialect.ts); PostgreSQL's are traced by OpenTelemetry's pg instrumentation
+ * (observability/otel-tracing.ts). `log`: where a lost notification connection is told (none by default).
  */
 export function openDatabase(target: DatabaseTarget, options: { trace?: Traced; log?: Logger } = {}): AppDatabase {
-  const dialect = (engine: Engine, inner: Dialect) => (options.trace ? tracedDialect(inner, engine, options.trace) : inner);
+  const dialect = (engine: Engine, inner: Dialect) => (options.trace && engine === "sqlite" ? tracedDialect(inner, options.trace) : inner);
   return target.engine === "sqlite" ? openSqlite(target.file, dialect) : openPostgres(target, dialect, options.log ?? createLogger({ NODE_ENV: "production", LOG_LEVEL: "silent" }));
 }
 

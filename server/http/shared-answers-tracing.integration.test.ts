@@ -21,7 +21,12 @@ it("exports the span of a shared answer (catalogue API, cached page) and names i
   cleanups.push(receiver.close);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-shared-tracing-"));
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const server: RunningServer = await startServer({ DATA_DIR: dataDir, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "50" });
+  const server: RunningServer = await startServer({
+    DATA_DIR: dataDir,
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_BSP_SCHEDULE_DELAY: "50",
+    OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=test",
+  });
   cleanups.push(() => server.stop("SIGKILL"));
 
   const traced = async (address: string) => {
@@ -39,7 +44,13 @@ it("exports the span of a shared answer (catalogue API, cached page) and names i
     if (address.startsWith("/products")) expect(response.headers.get("x-page-cache")).toBe("hit");
     const isShared = (span: ReceivedSpan) => span.traceId === traceId;
     const spans = await receiver.until((all) => all.some(isShared));
-    expect(spans.find(isShared)).toMatchObject({ name: `GET ${route}`, parentSpanId: callerSpanId, attributes: { "http.route": route, "http.response.status_code": 200 } });
+    expect(spans.find(isShared)).toMatchObject({
+      name: `GET ${route}`,
+      parentSpanId: callerSpanId,
+      attributes: { "http.route": route, "http.response.status_code": 200 },
+      // OTEL_SERVICE_NAME unset: the shop's default name, beside OTEL_RESOURCE_ATTRIBUTES' and the SDK's own.
+      resource: { "service.name": "storefront", "deployment.environment": "test", "telemetry.sdk.name": "opentelemetry" },
+    });
     const id = response.headers.get("x-request-id");
     const line = await eventually(() => server.logs.find((record) => record.msg === "request" && record.requestId === id), (record) => record !== undefined);
     expect(line).toMatchObject({ route, status: 200, traceId });

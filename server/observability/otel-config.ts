@@ -2,7 +2,9 @@ import { z } from "zod";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
 const positiveInt = z.coerce.number().int().positive();
-const otlpProtocol = z.enum(["http/protobuf", "http/json"], { error: "must be http/protobuf or http/json (the shop exports OTLP over HTTP)" });
+const otlpProtocol = z.enum(["http/protobuf", "http/json"], {
+  error: "must be http/protobuf or http/json (the shop exports OTLP over HTTP; OpenTelemetry's gRPC exporter is not installed)",
+});
 
 /** "key1=value1,key2=value2" (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES), values percent-encoded. */
 const keyValueList = z.string().transform((text, context) => {
@@ -36,8 +38,9 @@ export const otelVariables = {
   OTEL_EXPORTER_OTLP_TRACES_HEADERS: keyValueList.default({}),
   OTEL_EXPORTER_OTLP_TIMEOUT: positiveInt.default(10_000),
   OTEL_EXPORTER_OTLP_COMPRESSION: z.enum(["gzip", "none"], { error: "must be gzip or none" }).default("none"),
-  // OTLP/HTTP with protobuf (the specification's default) or JSON; gRPC, which the shop does not
-  // speak, is a mistake to hear about at start. The traces' own variable wins over the general one.
+  // OTLP/HTTP with protobuf (the specification's default) or JSON. grpc is refused at start rather
+  // than replaced by HTTP: a grpc endpoint (port 4317) does not take OTLP/HTTP, so a fallback would
+  // start a shop whose every export fails. The traces' own variable wins over the general one.
   OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.default("http/protobuf"),
   OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
@@ -67,14 +70,13 @@ export function tracesEndpoint(config: Pick<TracingConfig, "OTEL_SDK_DISABLED" |
 
 /**
  * The resource every span belongs to: OTEL_RESOURCE_ATTRIBUTES, with OTEL_SERVICE_NAME winning for
- * service.name (as the spec says), and "storefront" when neither names the service.
+ * service.name (as the spec says), and "storefront" when neither names the service. The SDK adds
+ * its own telemetry.sdk.* attributes.
  */
 export function resourceAttributes(config: Pick<TracingConfig, "OTEL_RESOURCE_ATTRIBUTES" | "OTEL_SERVICE_NAME" | "INSTANCE_NAME">, pid = process.pid): Record<string, string> {
   return {
     "service.instance.id": `${config.INSTANCE_NAME}:${pid}`,
     ...config.OTEL_RESOURCE_ATTRIBUTES,
     "service.name": config.OTEL_SERVICE_NAME ?? config.OTEL_RESOURCE_ATTRIBUTES["service.name"] ?? "storefront",
-    "telemetry.sdk.name": "storefront",
-    "telemetry.sdk.language": "nodejs",
   };
 }

@@ -1,20 +1,20 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, TransactionSettings } from "kysely";
-import type { Engine } from "../db/database.ts";
 import type { Traced } from "./port.ts";
 
 type CompileQuery = QueryCompiler["compileQuery"];
 
 /**
- * A Kysely dialect whose every query runs in a child span of the current one (the request's): the
- * same code for SQLite and PostgreSQL, below Kysely, so a failed query's span carries its error.
+ * A Kysely dialect whose every query runs in a child span of the current one (the request's), for
+ * SQLite, which no OpenTelemetry instrumentation covers (PostgreSQL's queries are traced by
+ * @opentelemetry/instrumentation-pg). Below Kysely, so a failed query's span carries its error.
  * Spans hold the statement as compiled, with placeholders: never the values (no user data).
  */
-export function tracedDialect(inner: Dialect, engine: Engine, trace: Traced): Dialect {
+export function tracedDialect(inner: Dialect, trace: Traced): Dialect {
   return {
     createAdapter: () => inner.createAdapter(),
     createQueryCompiler: () => inner.createQueryCompiler(),
     createIntrospector: (db) => inner.createIntrospector(db),
-    createDriver: () => new TracedDriver(inner.createDriver(), engine === "postgres" ? "postgresql" : "sqlite", trace),
+    createDriver: () => new TracedDriver(inner.createDriver(), "sqlite", trace),
   };
 }
 

@@ -10,12 +10,6 @@ export interface RequestSpan {
   finish(method: string, route: string, status: number): void;
 }
 
-/** What `Tracing.request` reads of node:http's response: whether it is done, and when it will be. */
-export interface RequestResponse {
-  readonly closed: boolean;
-  once(event: "close", listener: () => void): unknown;
-}
-
 export interface Tracing {
   readonly enabled: boolean;
   /** Outbound work (gateway calls, catalogue and image fetches): a child span of the current one, or a trace of its own outside a request. */
@@ -24,10 +18,10 @@ export interface Tracing {
   readonly traceQuery: Traced;
   /**
    * Runs `handle` inside a server span that continues the caller's `traceparent` (W3C trace
-   * context), so every span started meanwhile (queries, gateway calls) is its child, until the
-   * handler has settled and `response` (node:http's, when there is one) is done.
+   * context), so every span started by its work (queries, gateway calls), also after it returned
+   * (a streamed body), is its child.
    */
-  request<T>(header: (name: string) => string | undefined, handle: (span: RequestSpan) => Promise<T>, response?: RequestResponse): Promise<T>;
+  request<T>(header: (name: string) => string | undefined, handle: (span: RequestSpan) => Promise<T>): Promise<T>;
   /**
    * A request's server span that is not made current: for an answer given at once from memory,
    * which starts no other span (no promise, no async context to carry).
@@ -50,14 +44,15 @@ export const noTracing: Tracing = {
 };
 
 /**
- * Spans over OTLP/HTTP when an endpoint is configured, loaded only then (a dynamic import: without
- * an endpoint nothing of it runs); otherwise `noTracing`.
+ * Spans by OpenTelemetry's SDK, exported over OTLP/HTTP, when an endpoint is configured, loaded
+ * only then (a dynamic import: without an endpoint none of the SDK is loaded); otherwise `noTracing`.
  */
 export async function startTracing(config: TracingConfig, log: Logger): Promise<Tracing> {
   const url = tracesEndpoint(config);
   if (!url) return noTracing;
-  const { startOtlpTracing } = await import("./otlp-tracing.ts");
-  const tracing = startOtlpTracing(config, url, log);
-  log.info({ endpoint: url, sampler: config.OTEL_TRACES_SAMPLER }, "tracing: exporting spans over OTLP/HTTP");
+  const { startOtelTracing } = await import("./otel-tracing.ts");
+  const tracing = await startOtelTracing(config, url, log);
+  const protocol = config.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? config.OTEL_EXPORTER_OTLP_PROTOCOL;
+  log.info({ endpoint: url, protocol, sampler: config.OTEL_TRACES_SAMPLER, ratio: config.OTEL_TRACES_SAMPLER_ARG }, "tracing: exporting spans over OTLP/HTTP");
   return tracing;
 }

@@ -13,6 +13,8 @@ export interface ReceivedSpan {
   attributes: Record<string, string | number | boolean>;
   /** The resource's service.name. */
   service: string;
+  /** All of the resource's attributes. */
+  resource: Record<string, string | number | boolean>;
 }
 
 type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean };
@@ -22,7 +24,7 @@ interface ExportRequest {
     resource?: { attributes?: KeyValue[] };
     scopeSpans?: Array<{
       scope?: { name?: string };
-      spans?: Array<Omit<ReceivedSpan, "attributes" | "service"> & { attributes?: KeyValue[]; startTimeUnixNano?: string; endTimeUnixNano?: string; status?: { code: number } }>;
+      spans?: Array<Omit<ReceivedSpan, "attributes" | "service" | "resource"> & { attributes?: KeyValue[]; startTimeUnixNano?: string; endTimeUnixNano?: string; status?: { code: number } }>;
     }>;
   }>;
 }
@@ -141,9 +143,10 @@ export async function startOtlpReceiver() {
       const raw = Buffer.concat(chunks);
       const body = protobuf ? decodeExportRequest(raw) : (JSON.parse(raw.toString("utf8")) as ExportRequest);
       for (const resourceSpans of body.resourceSpans ?? []) {
-        const service = String(attributes(resourceSpans.resource?.attributes)["service.name"]);
+        const resource = attributes(resourceSpans.resource?.attributes);
+        const service = String(resource["service.name"]);
         for (const scope of resourceSpans.scopeSpans ?? [])
-          for (const span of scope.spans ?? []) spans.push({ ...span, attributes: attributes(span.attributes), service });
+          for (const span of scope.spans ?? []) spans.push({ ...span, attributes: attributes(span.attributes), service, resource });
       }
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
       for (const wake of waiters) wake();
