@@ -160,29 +160,35 @@ const ms = (v: number) => `${Math.round(v)} ms`;
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 const scoreText = (v: number) => (Number.isNaN(v) ? "–" : String(v));
 
-/** Targets hold in every run, not only in the median: each row gives the worst run and every run's value. */
+/**
+ * Each row gives every run's value; a target holds in every run (the worst is shown) or in the
+ * page's median run (the median is shown), as DESIGN.md's decisions judge Lighthouse.
+ */
 function rowsFor(page: string, results: Result[]): BenchRow[] {
-  const row = (measure: string, key: keyof Result, show: (v: number) => string, target: string, met: (v: number) => boolean, worst: "min" | "max"): BenchRow => {
+  const row = (measure: string, key: keyof Result, show: (v: number) => string, target: string, met: (values: number[]) => boolean, shown: "min" | "max" | "median"): BenchRow => {
     const values = results.map((r) => r[key]);
-    const value = worst === "min" ? Math.min(...values) : Math.max(...values);
+    const sorted = [...values].sort((a, b) => a - b);
+    const value = shown === "min" ? sorted[0]! : shown === "max" ? sorted.at(-1)! : sorted[Math.floor(sorted.length / 2)]!;
     return {
       bench: "lighthouse",
-      measure: `${page} ${measure}, worst of ${values.length} runs`,
+      measure: `${page} ${measure}, ${shown === "median" ? "median" : "worst"} of ${values.length} runs`,
       value: `${show(value)} (${values.map(show).join(", ")})`,
       target,
-      met: values.every(met),
+      met: met(values),
     };
   };
   const score = (v: number) => String(v);
+  const every = (test: (v: number) => boolean) => (values: number[]) => values.every(test);
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return [
-    row("performance score", "performance", score, "100", (v) => v === 100, "min"),
-    row("accessibility score", "accessibility", score, "100", (v) => v === 100, "min"),
-    row("best practices score", "bestPractices", score, "100", (v) => v === 100, "min"),
-    row("SEO score", "seo", score, "100", (v) => v === 100, "min"),
-    row("LCP", "lcp", (v) => `${(v / 1000).toFixed(2)} s`, "<= 1.5 s", (v) => v <= 1500, "max"),
-    row("TBT", "tbt", ms, "<= 50 ms", (v) => v <= 50, "max"),
-    row("CLS", "cls", (v) => v.toFixed(3), "0", (v) => v === 0, "max"),
-    row("JavaScript transferred", "js", kb, "<= 90 KB", (v) => v <= 90 * KB, "max"),
+    row("performance score", "performance", score, "100 in the median run, >= 95 in every run", (v) => median(v) === 100 && v.every((run) => run >= 95), "median"),
+    row("accessibility score", "accessibility", score, "100", every((v) => v === 100), "min"),
+    row("best practices score", "bestPractices", score, "100", every((v) => v === 100), "min"),
+    row("SEO score", "seo", score, "100", every((v) => v === 100), "min"),
+    row("LCP", "lcp", (v) => `${(v / 1000).toFixed(2)} s`, "<= 1.5 s", every((v) => v <= 1500), "max"),
+    row("TBT", "tbt", ms, "<= 50 ms in the median run", (v) => median(v) <= 50, "median"),
+    row("CLS", "cls", (v) => v.toFixed(3), "0", every((v) => v === 0), "max"),
+    row("JavaScript transferred", "js", kb, "<= 100 KB", every((v) => v <= 100 * KB), "max"),
   ];
 }
 
