@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { EventEmitter } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryLogger } from "../../test/support/logger.ts";
 import { type ReceivedSpan, startOtlpReceiver } from "../../test/support/otlp-receiver.ts";
@@ -159,21 +160,56 @@ it("parents each of many overlapping requests' children to its own span", async 
   }
 });
 
-it("keeps a request's span current for work done after its handler returned (a streamed body)", async () => {
+// The context's storage is disabled whenever no traced work is under way (quiet-context-manager.ts):
+// a request's children must still find its span, however requests overlap and whenever they start.
+it("keeps a request's span current for work done after its handler returned, until its response is done", async () => {
   const { tracing: t, spans } = await tracing();
-  let streaming: Promise<void> = Promise.resolve();
+  const response = Object.assign(new EventEmitter(), { closed: false });
   let bodyWritten!: () => void;
   const written = new Promise<void>((resolve) => (bodyWritten = resolve));
-  await t.request(noHeader, async (span) => {
-    span.finish("GET", "/streamed", 200);
-    streaming = written.then(() => query(t, "deferred"));
-  });
+  let streaming: Promise<void> = Promise.resolve();
+  await t.request(
+    noHeader,
+    async (span) => {
+      span.finish("GET", "/streamed", 200);
+      // As a streamed body's deferred data: read after the handler has given its response.
+      streaming = written.then(() => query(t, "deferred"));
+    },
+    response,
+  );
+  // Another request starts and ends meanwhile; the first one's response is not done.
   await answer(t, "/other");
   bodyWritten();
   await streaming;
-  const all = await spans(3);
-  const streamed = all.find((span) => span.name === "GET /streamed")!;
-  expect(all.find((span) => span.attributes["db.query.text"] === "deferred")?.parentSpanId).toBe(streamed.spanId);
+  response.closed = true;
+  response.emit("close");
+  // Nothing under way now: a new request is traced as the first ones were, and a query outside
+  // any request has no span.
+  await answer(t, "/after", noHeader, () => query(t, "after"));
+  await query(t, "outside");
+  const all = await spans(5);
+  const parentOf = (text: string) => all.find((span) => span.spanId === all.find((child) => child.attributes["db.query.text"] === text)?.parentSpanId)?.name;
+  expect([parentOf("deferred"), parentOf("after")]).toEqual(["GET /streamed", "GET /after"]);
+  expect(all.filter((span) => span.parentSpanId === all.find((other) => other.name === "GET /other")!.spanId)).toEqual([]);
+  expect(all.some((span) => span.attributes["db.query.text"] === "outside")).toBe(false);
+});
+
+it("parents a request's children to it when another request has started, queried and ended meanwhile", async () => {
+  const { tracing: t, spans } = await tracing();
+  let aMayGoOn!: () => void;
+  const gate = new Promise<void>((resolve) => (aMayGoOn = resolve));
+  const a = answer(t, "/a", noHeader, async () => {
+    await query(t, "a1");
+    await gate;
+    await query(t, "a2");
+  });
+  await pause();
+  await answer(t, "/b", noHeader, () => query(t, "b1"));
+  aMayGoOn();
+  await a;
+  const all = await spans(5);
+  const request = all.find((span) => span.name === "GET /a")!;
+  expect(all.filter((span) => span.parentSpanId === request.spanId).map((span) => span.attributes["db.query.text"]).sort()).toEqual(["a1", "a2"]);
 });
 
 it("traces SQLite queries through the traced dialect, with the statement and never its values", async () => {

@@ -8,7 +8,8 @@ import type { Sampler } from "@opentelemetry/sdk-trace-node";
 import type { Logger } from "../log.ts";
 import { resourceAttributes, type TracingConfig } from "./otel-config.ts";
 import type { Traced } from "./port.ts";
-import type { RequestSpan, Tracing } from "./tracing.ts";
+import { QuietContextManager } from "./quiet-context-manager.ts";
+import type { RequestResponse, RequestSpan, Tracing } from "./tracing.ts";
 
 /** Export problems are logged at most this often (a collector that is down fails every batch). */
 const PROBLEM_LOG_EVERY_MS = 60_000;
@@ -52,9 +53,10 @@ export async function startOtelTracing(config: TracingConfig, url: string, log: 
     ],
   });
   const propagator = new core.W3CTraceContextPropagator();
-  // The AsyncLocalStorage context manager (a request's queries find its span across awaits), and
-  // the W3C propagator for anyone injecting traceparent into an outbound call.
-  provider.register({ propagator });
+  // A request's queries find its span across awaits (an AsyncLocalStorage, quiet while no traced
+  // work is under way); the W3C propagator for anyone injecting traceparent into an outbound call.
+  const contextManager = new QuietContextManager(ROOT_CONTEXT);
+  provider.register({ propagator, contextManager });
 
   let lastProblemLogged = -Infinity;
   core.setGlobalErrorHandler((error) => {
@@ -83,6 +85,7 @@ export async function startOtelTracing(config: TracingConfig, url: string, log: 
       // isRecording: a streamed body's work comes after the request's span has ended); outside
       // one, only where allowed.
       if (parent ? (parent.spanContext().traceFlags & TraceFlags.SAMPLED) === 0 : !outsideRequests) return run();
+      const release = contextManager.hold();
       return tracer.startActiveSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
         try {
           return await run();
@@ -93,6 +96,7 @@ export async function startOtelTracing(config: TracingConfig, url: string, log: 
           throw caught;
         } finally {
           span.end();
+          release();
         }
       });
     };
@@ -123,12 +127,23 @@ export async function startOtelTracing(config: TracingConfig, url: string, log: 
     enabled: true,
     trace: childSpan(true),
     traceQuery: childSpan(false),
-    // Every span started while `handle` runs, and after it returned (a streamed body's deferred
-    // data), has the request's as its parent: the context manager carries it across awaits. A
-    // request that is not recorded is current too, so that its children are not recorded either.
-    request: <T>(header: Header, handle: (span: RequestSpan) => Promise<T>) => {
+    // Every span started while `handle` runs, and after it returned until the response is done (a
+    // streamed body's deferred data), has the request's as its parent: the context manager carries
+    // it across awaits. A request that is not sampled is current too, so that its children are not
+    // recorded either.
+    request: <T>(header: Header, handle: (span: RequestSpan) => Promise<T>, response?: RequestResponse) => {
       const { current, request } = serverSpan(header);
-      return context.with(current, handle, undefined, request);
+      const handled = contextManager.hold();
+      if (response && !response.closed) response.once("close", contextManager.hold());
+      let answered: Promise<T>;
+      try {
+        answered = context.with(current, handle, undefined, request);
+      } catch (error) {
+        handled();
+        throw error;
+      }
+      answered.then(handled, handled);
+      return answered;
     },
     span: (header) => serverSpan(header).request,
     async shutdown() {

@@ -98,7 +98,7 @@ export function requestObserver(options: RequestObserverOptions): RequestObserve
         finished(span, id, method, routeOf(c), c.res.status, started, c.get("user")?.uid);
       }
     };
-    await (tracing.enabled ? tracing.request(header, answer) : answer(NO_SPAN));
+    await (tracing.enabled ? tracing.request(header, answer, outgoing) : answer(NO_SPAN));
     if (!outgoing) setHeader(c, "X-Request-Id", id);
   };
 

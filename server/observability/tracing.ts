@@ -10,6 +10,12 @@ export interface RequestSpan {
   finish(method: string, route: string, status: number): void;
 }
 
+/** What `Tracing.request` reads of node:http's response: whether it is done, and when it will be. */
+export interface RequestResponse {
+  readonly closed: boolean;
+  once(event: "close", listener: () => void): unknown;
+}
+
 export interface Tracing {
   readonly enabled: boolean;
   /** Outbound work (gateway calls, catalogue and image fetches): a child span of the current one, or a trace of its own outside a request. */
@@ -18,10 +24,10 @@ export interface Tracing {
   readonly traceQuery: Traced;
   /**
    * Runs `handle` inside a server span that continues the caller's `traceparent` (W3C trace
-   * context), so every span started by its work (queries, gateway calls), also after it returned
-   * (a streamed body), is its child.
+   * context), so every span started meanwhile (queries, gateway calls) is its child, until the
+   * handler has settled and `response` (node:http's, when there is one) is done.
    */
-  request<T>(header: (name: string) => string | undefined, handle: (span: RequestSpan) => Promise<T>): Promise<T>;
+  request<T>(header: (name: string) => string | undefined, handle: (span: RequestSpan) => Promise<T>, response?: RequestResponse): Promise<T>;
   /**
    * A request's server span that is not made current: for an answer given at once from memory,
    * which starts no other span (no promise, no async context to carry).
