@@ -102,7 +102,7 @@ export async function startOtelTracing(config: TracingConfig, url: string, log: 
     };
 
   /** A request's server span, continuing the caller's traceparent (and tracestate). */
-  const serverSpan = (header: Header): { span: Span; current: Context; request: RequestSpan } => {
+  const serverSpan = (header: Header): { parent: Context; span: Span; request: RequestSpan } => {
     const parent = propagator.extract(ROOT_CONTEXT, header, headerGetter);
     // Named by its method and route once the route is known (finish).
     const span = tracer.startSpan("HTTP", { kind: SpanKind.SERVER }, parent);
@@ -120,7 +120,7 @@ export async function startOtelTracing(config: TracingConfig, url: string, log: 
         span.end();
       },
     };
-    return { span, current: trace.setSpan(parent, span), request };
+    return { parent, span, request };
   };
 
   return {
@@ -132,12 +132,12 @@ export async function startOtelTracing(config: TracingConfig, url: string, log: 
     // it across awaits. A request that is not sampled is current too, so that its children are not
     // recorded either.
     request: <T>(header: Header, handle: (span: RequestSpan) => Promise<T>, response?: RequestResponse) => {
-      const { current, request } = serverSpan(header);
+      const { parent, span, request } = serverSpan(header);
       const handled = contextManager.hold();
       if (response && !response.closed) response.once("close", contextManager.hold());
       let answered: Promise<T>;
       try {
-        answered = context.with(current, handle, undefined, request);
+        answered = context.with(trace.setSpan(parent, span), handle, undefined, request);
       } catch (error) {
         handled();
         throw error;
