@@ -25,7 +25,7 @@ export function lingeringResponses(lingerMs = LINGER_MS) {
       // end(callback) and end(chunk, callback) as well as end(chunk, encoding, callback).
       const done = [chunk, encoding, callback].find((argument): argument is () => void => typeof argument === "function");
       if (typeof chunk === "string" || chunk instanceof Uint8Array) {
-        const encoded = typeof encoding === "string" ? Buffer.from(chunk as string, encoding as BufferEncoding) : chunk;
+        const encoded = typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : chunk;
         // Its length stated, as end(chunk) would: the client has the whole answer without waiting for the end.
         if (!this.headersSent && !this.hasHeader("content-length")) this.setHeader("content-length", Buffer.byteLength(encoded));
         this.write(encoded);
