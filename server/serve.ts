@@ -104,9 +104,6 @@ async function main(entry: Entry) {
   const server = http.createServer({ ServerResponse: lingeringResponses() }, middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);
   // Slow or stalled clients are cut off instead of holding sockets (live order streams are
   // responses, not requests); idle connections close after KEEP_ALIVE_TIMEOUT_MS (http/timeouts.ts).
-  // A client that sends its request and then closes its side (scripts, `nc -N`) still gets the
-  // answer: by default node:http drops a response not yet written when the request's side ends.
-  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
