@@ -59,7 +59,7 @@ describe("the remote catalogue's fetches", () => {
       res.write("[");
       for (let i = 0; i < 50; i++) {
         if (res.destroyed) return;
-        if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+        if (!res.write(chunk)) await drainedOrClosed(res);
       }
       res.end("]");
       finished = true;
@@ -70,3 +70,14 @@ describe("the remote catalogue's fetches", () => {
     expect(finished).toBe(false);
   });
 });
+
+/** Resolves once `res` can take more or has closed, leaving no listener behind either way. */
+function drainedOrClosed(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.once("drain", done).once("close", done);
+  });
+}
