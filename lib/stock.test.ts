@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { availabilityText, inStock, lineShortText, shortOf } from "./stock.ts";
 
-describe("stock texts (issue 22, word for word)", () => {
+describe("stock texts, word for word", () => {
   it("says what the product page shows for each stock", () => {
     expect(availabilityText(100)).toBe("In stock");
     expect(availabilityText(6)).toBe("In stock");

@@ -1,4 +1,4 @@
-// The stock texts of issue 22, word for word: one home for the pages (app/) and the server.
+// The stock texts shoppers read, in one home for the pages (app/) and the server.
 
 export const RESERVATION_EXPIRED = "Your reservation expired. Please review your basket.";
 

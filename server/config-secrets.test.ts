@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, isSecret, loadConfig } from "./config.ts";
 
-// Issue 21, item 9: a malformed secret variable is named in the start-up error, its value never printed.
+// A malformed secret variable is named in the start-up error, its value never printed.
 
 function errorOf(env: Record<string, string>): string {
   try {

@@ -82,7 +82,7 @@ const schema = z.object({
   PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).default(500),
   // This instance's name in its live streams' first event, so operators (and the scale-out tests)
   // can see which instance a browser landed on.
-  // How long a checkout holds its units (issue 22) before they go back on sale.
+  // How long a checkout holds its units before they go back on sale.
   RESERVATION_MINUTES: positiveInt.default(15),
   INSTANCE_NAME: z.string().regex(/^[\w.-]{1,64}$/, "must be 1 to 64 letters, digits, dots, dashes or underscores").default("storefront"),
   // Prometheus metrics (GET /metrics) on a listener of their own; off when METRICS_PORT is unset.
@@ -102,7 +102,7 @@ const schema = z.object({
   MAIL_POLL_MS: positiveInt.default(2_000),
   MAIL_RETRY_BASE_MS: positiveInt.default(30_000),
   MAIL_MAX_ATTEMPTS: positiveInt.default(8),
-  // Back office (issue 23): these accounts are made admins when they sign up or sign in.
+  // Back office: these accounts are made admins when they sign up or sign in.
   ADMIN_EMAILS: emailList.default([]),
 });
 

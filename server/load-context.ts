@@ -46,7 +46,7 @@ export type StorefrontContext = {
   /** The signed-in shopper, resolved once per request from the session cookie; null when signed out. */
   user: SessionUser | null;
   log: Logger;
-  /** Product search (issue #12): the /search page's loader calls it in-process. */
+  /** Product search: the /search page's loader calls it in-process. */
   search: SearchService;
   /** The shop's public origin, for absolute links (e.g. in structured data). */
   publicUrl: string;

@@ -49,7 +49,7 @@ export function pageCaches(config: Pick<Config, "NODE_ENV" | "PAGE_CACHE_ENTRIES
   if (config.PAGE_CACHE_ENTRIES <= 0 || config.NODE_ENV === "development") return null;
   const anonymous = new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES, telemetry: services.metrics });
   const personal = shells ?? new PersonalShells({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: SHELL_BYTES });
-  // Issue 22: only the pages that show a changed product go (a sale must not empty the cache).
+  // Only the pages that show a changed product go (a sale must not empty the cache).
   const affected = new AffectedPages();
   void services.catalogue.list().then(
     (products) => affected.remember(products),

@@ -65,7 +65,7 @@ export interface Services {
   readonly tracing: Tracing;
   /** What /api/health/ready reports; main.ts drains it on SIGTERM. */
   readonly readiness: Readiness;
-  /** The mail adapter and the outbox worker (issue 24). */
+  /** The mail adapter and the outbox worker. */
   readonly mail: MailService;
   /** Looks after payment intents in flight; started by `main.ts` (startReconciler), run by tests. */
   readonly reconciler: PaymentReconciler;
@@ -73,11 +73,11 @@ export interface Services {
   readonly catalogueEvents: CatalogueEvents;
   /** Reservations and sales; null where stock is not tracked (a remote or test-supplied catalogue). */
   readonly stock: StockService | null;
-  /** The back office's audit log (issue 23), read-only; writes append to it in their own transactions. */
+  /** The back office's audit log, read-only; writes append to it in their own transactions. */
   readonly audit: AuditLog;
-  /** Refunds (issue 23): exactly once per Idempotency-Key, never past what was paid. */
+  /** Refunds: exactly once per Idempotency-Key, never past what was paid. */
   readonly refunds: RefundsService;
-  /** The back office's products (issue 23): editable in the shop's database, read-only otherwise. */
+  /** The back office's products: editable in the shop's database, read-only otherwise. */
   readonly products: ProductsAdmin;
   /**
    * Stops everything in order: open event streams, the LISTEN connections, the mail worker (after

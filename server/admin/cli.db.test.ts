@@ -8,8 +8,8 @@ import { cleanupAfterEach, createPostgresSchema, testEngines } from "../../test/
 import { type DatabaseTarget, databaseTarget, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
 
-// Issue 23: `npm run admin -- grant <email>` and `revoke <email>` on either engine, as an operator
-// runs them: a process of their own on the database the shop is configured with.
+// `npm run admin -- grant <email>` and `revoke <email>` on either engine, as an operator runs
+// them: a process of their own on the database the shop is configured with.
 
 const tsx = path.resolve("node_modules/.bin/tsx");
 

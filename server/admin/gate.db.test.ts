@@ -6,8 +6,8 @@ import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
 import { COMMAND_LINE } from "./audit.ts";
 import { setRole } from "./staff.ts";
 
-// Issue 23: the staff role. Everything under /api/admin answers 404 to anyone but an admin, the
-// same 404 as an address that does not exist; ADMIN_EMAILS and `npm run admin` make admins.
+// The staff role. Everything under /api/admin answers 404 to anyone but an admin, the same 404
+// as an address that does not exist; ADMIN_EMAILS and `npm run admin` make admins.
 
 describe.each(testEngines())("the admin gate on %s", (engine) => {
   const cleanup = cleanupAfterEach();

@@ -4,8 +4,8 @@ import { signUpAdmin } from "../../test/support/admin.ts";
 import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
 import { builtPages } from "../../test/support/pages.ts";
 
-// Issue 23: the back office's pages exist for admins only. Anyone else gets the shop's own 404
-// page, the same as for an address that does not exist, and no Admin link in the header.
+// The back office's pages exist for admins only. Anyone else gets the shop's own 404 page, the
+// same as for an address that does not exist, and no Admin link in the header.
 
 /** The page without what differs per response (the CSP nonce), to compare two pages. */
 const stripped = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');

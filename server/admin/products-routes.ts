@@ -58,9 +58,9 @@ async function uploaded(c: Context<StaffEnv>): Promise<{ bytes: Uint8Array; vers
 }
 
 /**
- * /api/admin/products (issue 23), behind the admin gate: the list (search, category, sort by stock,
- * pages), create, edit with the version it started from (409 when someone else was first),
- * archive and unarchive, and the picture upload (5 MB: the one path with a larger body limit,
+ * /api/admin/products, behind the admin gate: the list (search, category, sort by stock, pages),
+ * create, edit with the version it started from (409 when someone else was first), archive and
+ * unarchive, and the picture upload (5 MB: the one path with a larger body limit,
  * http/body-limit.ts).
  */
 export function productRoutes(products: ProductsAdmin): Hono<StaffEnv> {

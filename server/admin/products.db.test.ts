@@ -10,8 +10,8 @@ import products from "../../catalogue/products.json" with { type: "json" };
 import type { Services } from "../services.ts";
 import { type AdminProduct, TITLE_CONTROL } from "./products.ts";
 
-// Issue 23, /api/admin/products: list, search, filter, sort; create and edit with the version they
-// started from (409 for a stale one); archive (gone from the shop, kept on its orders); pictures.
+// /api/admin/products: list, search, filter, sort; create and edit with the version they started
+// from (409 for a stale one); archive (gone from the shop, kept on its orders); pictures.
 const STALE = { error: "This product was changed by someone else. Reload to see the changes." };
 const RING = 8; // jewelery, $649.00, 3 units
 const COUNT = products.length;
@@ -158,7 +158,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     }
   });
 
-  it("the edit page's forms work before any script: a save, a stale save (409, the issue's words), an archive", async () => {
+  it("the edit page's forms work before any script: a save, a stale save (409 and its message), an archive", async () => {
     const { app, admin, services } = await setup();
     const post = (fields: Record<string, string>) =>
       app.request(`${TEST_ORIGIN}/admin/products/${RING}`, {

@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { Actor } from "./audit.ts";
 
 /**
- * A product as the back office sees it (issue 23): the shop's fields, the stock on hand and held
- * by checkouts, the version an edit must start from, and whether it is archived. `price` is in
- * dollars, as the catalogue API (FakeStore's shape) has it; the database keeps integer cents.
+ * A product as the back office sees it: the shop's fields, the stock on hand and held by checkouts,
+ * the version an edit must start from, and whether it is archived. `price` is in dollars, as the
+ * catalogue API (FakeStore's shape) has it; the database keeps integer cents.
  */
 export interface AdminProduct {
   id: number;

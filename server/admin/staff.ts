@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Schema } from "../db/schema.ts";
 import { type Actor, appendAudit, type AuditWrite } from "./audit.ts";
 
-/** Issue 23: every account is a `customer` unless made an `admin` (ADMIN_EMAILS or `npm run admin`). */
+/** Every account is a `customer` unless made an `admin` (ADMIN_EMAILS or `npm run admin`). */
 export const ROLES = ["customer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -25,7 +25,7 @@ import { sessionCacheExpiry, VerifiedSessions } from "./session-cache.ts";
 /** How long an ended session stays on the revocation list: a cache cookie's lifetime, plus clock skew between instances. */
 const REVOCATION_KEEP_MS = (SESSION_COOKIE_CACHE_SECONDS + 60) * 1000;
 
-/** The signed-in shopper as the app sees them (spec section 3): uid and email, and the role (issue 23). */
+/** The signed-in shopper as the app sees them (spec section 3): uid and email, and the role. */
 export interface SessionUser {
   uid: string;
   email: string;

@@ -63,7 +63,7 @@ export function createBetterAuth(
       },
     },
     user: {
-      // Issue 23: `customer` or `admin` (server/admin/staff.ts); never set by a client's sign-up.
+      // The role: `customer` or `admin` (server/admin/staff.ts); never set by a client's sign-up.
       additionalFields: { role: { type: "string", required: false, defaultValue: "customer", input: false } },
     },
     session: {
@@ -115,7 +115,7 @@ export function createBetterAuth(
       autoSignIn: true,
       minPasswordLength: 8,
       maxPasswordLength: 128,
-      // Password reset (issue 24): the link works once, for 15 minutes, and ends every session.
+      // Password reset: the link works once, for 15 minutes, and ends every session.
       ...(reset.sendResetPassword ? { sendResetPassword: reset.sendResetPassword } : {}),
       // The link used is gone; so is every other one the user was mailed.
       onPasswordReset: async (data) => {

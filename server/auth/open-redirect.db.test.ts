@@ -4,8 +4,8 @@ import { TEST_ORIGIN } from "../../test/support/app.ts";
 import { OFF_SITE_TARGETS } from "../../test/support/open-redirects.ts";
 import { pagesAppWithAda } from "../../test/support/pages-app.ts";
 
-// Issue 21, item 1: every sign-in target that is not a path on this site lands on "/", on the
-// form post, on React Router's `.data` request and in the hidden field of GET /auth.
+// Every sign-in target that is not a path on this site lands on "/", on the form post, on React
+// Router's `.data` request and in the hidden field of GET /auth.
 
 /** Where React Router's single-fetch answer to a `.data` action sends the browser. */
 function dataRedirect(body: string): string | undefined {

@@ -13,7 +13,7 @@ export const RESET_TOKEN_SECONDS = 15 * 60;
  */
 const ANSWER_FLOOR_MS = 400;
 
-/** The answer to every accepted request, whether an account exists or not (issue 24). */
+/** The answer to every accepted request, whether an account exists or not. */
 export const RESET_REQUESTED = "If an account exists for that email, we sent a link to reset the password.";
 export const RESET_LINK_INVALID = "This password reset link has expired or has already been used. Ask for a new one below.";
 

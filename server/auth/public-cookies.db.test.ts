@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 import { jsonPost, testApp } from "../../test/support/app.ts";
 
-// Issue 21, item 5: a public, cacheable answer never sets a cookie (a renewed session cache would
-// be stored with it by any shared cache); the renewal waits for the next private answer, and an
-// answer that does set a cookie is `private, no-store`.
+// A public, cacheable answer never sets a cookie (a renewed session cache would be stored with it
+// by any shared cache); the renewal waits for the next private answer, and an answer that does
+// set a cookie is `private, no-store`.
 
 describe.each(testEngines())("cookies on public answers on %s", (engine) => {
   const cleanup = cleanupAfterEach();

@@ -6,8 +6,8 @@ import { jsonPost, testApp, testAppOnFreshDatabase } from "../../test/support/ap
 import { postgresOrSkip } from "../../test/support/checkout.ts";
 import { eventually } from "../../test/support/poll.ts";
 
-// Issue 21, item 2: after Sign Out, a copied pair of cookies (session token and better-auth's
-// signed session cache) is refused at once, on this instance and within 1 s on every other.
+// After Sign Out, a copied pair of cookies (session token and better-auth's signed session
+// cache) is refused at once, on this instance and within 1 s on every other.
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
 

@@ -28,9 +28,9 @@ const productsById = prepared((db: Kysely<Schema>, p: { ids: number[]; now: numb
  * The catalogue in the shop's database (the default): products, categories and stock, seeded once
  * from catalogue/products.json. Pages read a copy held in memory; the copy is read again whenever
  * a catalogue-changed event arrives from any instance (a sale, a reservation, a stock change), and
- * listeners hear which products changed (only those are read again). Archived products (issue 23)
- * are not in the copy: gone from pages, search and the API. The pictures are the embedded drawings,
- * served as before, and those uploaded in the back office (uploaded-images.ts).
+ * listeners hear which products changed (only those are read again). Archived products are not in
+ * the copy: gone from pages, search and the API. The pictures are the embedded drawings, served as
+ * before, and those uploaded in the back office (uploaded-images.ts).
  */
 export class DatabaseCatalogue implements Catalogue {
   readonly images: ImageSource;

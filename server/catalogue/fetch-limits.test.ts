@@ -7,8 +7,8 @@ import { CatalogueUnavailableError } from "./catalogue.ts";
 import { MAX_CATALOGUE_BYTES } from "./fetch-json.ts";
 import { RemoteCatalogue } from "./remote.ts";
 
-// Issue 21, item 10: the remote catalogue's answer is capped at 10 MB (read as it streams, then
-// dropped), and its redirects are not followed to another host.
+// The remote catalogue's answer is capped at 10 MB (read as it streams, then dropped), and its
+// redirects are not followed to another host.
 
 const servers: http.Server[] = [];
 afterEach(async () => {

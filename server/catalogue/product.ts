@@ -33,7 +33,7 @@ export const fakeStoreProduct = z.object({
   rating: z
     .object({ rate: z.number().min(0).max(5), count: z.number().int().nonnegative() })
     .default({ rate: 0, count: 0 }),
-  // Ours (issue 22): the units available, null where stock is not tracked. FakeStore has none.
+  // Ours: the units available, null where stock is not tracked. FakeStore has none.
   stock: z.number().int().min(0).nullable().optional(),
 });
 export type FakeStoreProduct = z.infer<typeof fakeStoreProduct>;

@@ -33,7 +33,7 @@ describe("GET /api/catalogue/products", () => {
       category: source.category,
       image: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/images/products/${source.image}\\?v=[0-9a-f]{12}$`)),
       rating: source.rating,
-      // Issue 22: FakeStore's shape plus the units available.
+      // FakeStore's shape plus the units available.
       stock: source.stock,
     });
   });

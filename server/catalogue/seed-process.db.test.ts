@@ -7,7 +7,7 @@ import { builtPages } from "../../test/support/pages.ts";
 import { startServer } from "../../test/support/server-process.ts";
 import { readSeed } from "./seed.ts";
 
-// Issue 22: two instances starting at the same time on one database seed the catalogue once.
+// Two instances starting at the same time on one database seed the catalogue once.
 describe("the catalogue seed, from two processes at once", () => {
   it("fills the products once; both instances serve them with their stock", async (context) => {
     const url = postgresOrSkip(context);

@@ -22,10 +22,11 @@ export type Rendered = { ok: true; imageId: string; renditions: Array<{ width: n
 export type UploadRefused = { ok: false; status: 413 | 415 | 422; message: string };
 
 /**
- * Pictures uploaded in the back office (issue 23): checked by their content (PNG, JPEG or WebP, at
- * most 5 MB, whatever the client called them, and decoding whole), re-encoded by sharp at the widths and in the formats
- * the remote images use (EXIF orientation applied, metadata dropped), and kept in the database, so
- * every instance serves every picture from our origin, as immutable as the drawings.
+ * Pictures uploaded in the back office: checked by their content (PNG, JPEG or WebP, at most
+ * 5 MB, whatever the client called them, and decoding whole), re-encoded by sharp at the widths
+ * and in the formats the remote images use (EXIF orientation applied, metadata dropped), and kept
+ * in the database, so every instance serves every picture from our origin, as immutable as the
+ * drawings.
  */
 export class UploadedImages {
   private readonly memory = new Map<string, Buffer>();

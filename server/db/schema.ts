@@ -55,13 +55,13 @@ export interface OrdersTable {
   basket: string;
   created: Bigint;
   placed: Bigint;
-  /** paid, or oversold (paid after its reservation expired, with too few units left); partially_refunded, refunded (issue 23). */
+  /** paid, or oversold (paid after its reservation expired, with too few units left); partially_refunded, refunded. */
   status: ColumnType<string, string | undefined, string>;
-  /** Cents refunded so far (issue 23); never more than `amount`. */
+  /** Cents refunded so far; never more than `amount`. */
   refunded: ColumnType<number, number | undefined, number>;
 }
 
-/** Issue 23: one refund, unique by its Idempotency-Key (server/refunds). */
+/** One refund, unique by its Idempotency-Key (server/refunds). */
 export interface RefundsTable {
   id: string;
   idempotency_key: string;
@@ -80,7 +80,7 @@ export interface RefundsTable {
   settled: Bigint | null;
 }
 
-/** Issue 23: units bought and refunded per order line, for the per-line refund guard. */
+/** Units bought and refunded per order line, for the per-line refund guard. */
 export interface OrderLineRefundsTable {
   order_id: string;
   line_id: number;
@@ -92,7 +92,7 @@ export interface CategoriesTable {
   name: string;
 }
 
-/** The catalogue (issue 22); money in integer cents. */
+/** The catalogue; money in integer cents. */
 export interface ProductsTable {
   id: number;
   title: string;
@@ -107,13 +107,13 @@ export interface ProductsTable {
   /** Units held by live reservations. */
   reserved: ColumnType<number, number | undefined, number>;
   updated: Bigint;
-  /** Issue 23: bumped by every back-office edit; an edit names the version it started from. */
+  /** Bumped by every back-office edit; an edit names the version it started from. */
   version: ColumnType<number, number | undefined, number>;
   /** When the back office archived it (epoch ms): gone from the shop, kept on its orders; null while on sale. */
   archived_at: ColumnType<string | number | null, number | null | undefined, number | null>;
 }
 
-/** An uploaded product picture (issue 23), one row per width and format, base64 (server/catalogue/uploaded-images.ts). */
+/** An uploaded product picture, one row per width and format, base64 (server/catalogue/uploaded-images.ts). */
 export interface ProductImagesTable {
   image_id: string;
   width: number;
@@ -159,7 +159,7 @@ export interface SessionRevocationsTable {
 export interface UserTable {
   id: string;
   email: string;
-  /** Issue 23: "customer" or "admin" (server/admin/staff.ts). */
+  /** The staff role: "customer" or "admin" (server/admin/staff.ts). */
   role: string | null;
   /** Whether the owner has opened the confirmation mail's link: a boolean on PostgreSQL, 0 or 1 on SQLite. */
   emailVerified: boolean | number;

@@ -7,9 +7,9 @@ import type { AppEnv } from "./env.ts";
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * The one exception: a product picture (issue 23, at most 5 MB, and a multipart form's few lines
- * around it), sent to its API address or by the back office's edit page (its form post and the
- * same post made by the hydrated page, `.data`). Only admins get past the gate to read it.
+ * The one exception: a product picture (at most 5 MB, and a multipart form's few lines around
+ * it), sent to its API address or by the back office's edit page (its form post and the same post
+ * made by the hydrated page, `.data`). Only admins get past the gate to read it.
  */
 export const UPLOAD_BODY_BYTES = 5 * 1024 * 1024 + 64 * 1024;
 const UPLOAD_PATH = /^\/(?:api\/admin\/products\/\d{1,9}\/image|admin\/products\/\d{1,9}(?:\.data)?)$/;

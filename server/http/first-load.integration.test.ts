@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { TEST_ORIGIN, testApp } from "../../test/support/app.ts";
 import { builtPages } from "../../test/support/pages.ts";
 
-// What the first load of a page rendered from the production build asks of the network (issue #10):
-// no stylesheet request before the first paint, and the hydration code after the page's content.
+// What the first load of a page rendered from the production build asks of the network: no
+// stylesheet request before the first paint, and the hydration code after the page's content.
 const clientDir = path.resolve("build/client");
 const PAGES = ["/", "/products/1", "/results/electronics", "/cart", "/auth"];
 

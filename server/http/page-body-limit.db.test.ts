@@ -4,7 +4,7 @@ import { TEST_ORIGIN } from "../../test/support/app.ts";
 import { MAX_BODY_BYTES } from "./body-limit.ts";
 import { pagesAppWithAda } from "../../test/support/pages-app.ts";
 
-// Issue 21, item 6: page form posts have the /api body limit too: 64 KiB, then 413.
+// Page form posts have the /api body limit too: 64 KiB, then 413.
 
 const formPost = (path: string, bytes: number, streamed = false): [string, RequestInit] => {
   const prefix = "intent=signin&email=ada%40example.com&password=";

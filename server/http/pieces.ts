@@ -3,8 +3,8 @@
  * a kept page's parts go out as they are kept, with each response's few bytes between them.
  * Joining them into one array per response cost more than the rest of a cached page together: a
  * new off-heap array of the page's size per response, whose memory made V8 run a full garbage
- * collection every few hundred milliseconds under load (docs/BENCHMARKS.md, stop 38). Kept pages
- * (http/spliced-gzip.ts) answer in pieces; the catalogue API's prepared answers are one piece.
+ * collection every few hundred milliseconds under load. Kept pages (http/spliced-gzip.ts) answer
+ * in pieces; the catalogue API's prepared answers are one piece.
  */
 export type Pieces = readonly Uint8Array[];
 

@@ -4,8 +4,8 @@ import { jsonPost, signUp, TEST_ORIGIN, testApp } from "../../test/support/app.t
 import { priceCents } from "../../test/support/checkout.ts";
 import { builtPages } from "../../test/support/pages.ts";
 
-// Issue 21, item 11: JSON endpoints answer 415 to a body that is not application/json, and every
-// 429 carries the standard Retry-After header (better-auth's own say only X-Retry-After).
+// JSON endpoints answer 415 to a body that is not application/json, and every 429 carries the
+// standard Retry-After header (better-auth's own say only X-Retry-After).
 
 describe.each(testEngines())("strict JSON and Retry-After on %s", (engine) => {
   const cleanup = cleanupAfterEach();

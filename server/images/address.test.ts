@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { carriedIpv4, isPublicAddress } from "./address.ts";
 import { fetchImageSource } from "./fetch.ts";
 
-// Issue 21, item 10: IPv6 addresses that carry an IPv4 address are judged by what they carry, so
-// "::ffff:127.0.0.1" and friends cannot reach our own network; NAT64 prefixes are refused.
+// IPv6 addresses that carry an IPv4 address are judged by what they carry, so "::ffff:127.0.0.1"
+// and friends cannot reach our own network; NAT64 prefixes are refused.
 
 describe("IPv6 addresses that carry IPv4 ones", () => {
   it.each([

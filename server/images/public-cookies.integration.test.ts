@@ -1,5 +1,5 @@
-// Issue 21, item 5, for the product photos of a remote catalogue (/images/remote/<key>/<width>):
-// public and immutable, so they never carry a renewed session cookie.
+// The product photos of a remote catalogue (/images/remote/<key>/<width>) are public and
+// immutable, so they never carry a renewed session cookie.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFakeStoreHost, startImageHost } from "../../test/support/fakestore-host.ts";
 import { jsonPost } from "../../test/support/app.ts";

@@ -51,7 +51,7 @@ export function requestObserver(options: RequestObserverOptions): RequestObserve
   // The request line holds only the fields `finished` gives it (ids, the route pattern, numbers),
   // none of which the logger's redaction paths can name, so it is written without them: pino runs
   // a wildcard path's redactor over every field of a line, about 2.5 µs a line, 7% of a catalogue
-  // API request (docs/BENCHMARKS.md, stop 38). Every other line keeps the redaction.
+  // API request. Every other line keeps the redaction.
   const requestLog = log.child({}, { redact: [] });
 
   const addressRoute = (path: string): string => {

@@ -4,8 +4,8 @@ import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
 import { signUp, type testApp, testAppOnFreshDatabase } from "../../test/support/app.ts";
 import { STREAM_LIMITS } from "./feed.ts";
 
-// Issue 21, item 7: live order streams are bounded on one instance: at most 10 per shopper and
-// 100 per client address; beyond that 429 (with Retry-After), and a closed stream frees its place.
+// Live order streams are bounded on one instance: at most 10 per shopper and 100 per client
+// address; beyond that 429 (with Retry-After), and a closed stream frees its place.
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
 

@@ -5,8 +5,8 @@ import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
 import { priceCents } from "../../test/support/checkout.ts";
 import { startStripeStub } from "../../test/support/stripe-stub.ts";
 
-// Issue 21, item 4: a total over 99,999,999 cents (Stripe's limit) is refused with 422 and a clear
-// message before any gateway call.
+// A total over 99,999,999 cents (Stripe's limit) is refused with 422 and a clear message before
+// any gateway call.
 
 const STRIPE_ENV = { STRIPE_SECRET_KEY: "sk_test_storefront", STRIPE_PUBLISHABLE_KEY: "pk_test_storefront" };
 

@@ -7,9 +7,9 @@ import { checkout, postgresOrSkip, priceCents, TEST_CARD } from "../../test/supp
 import { startStripeStub } from "../../test/support/stripe-stub.ts";
 import { RECONCILER_LOCK } from "./reconciler.ts";
 
-// Issue 21, item 3: payment intents expire after PAYMENT_INTENT_TTL_HOURS and are cancelled at the
-// gateway; the reconciler goes through every intent in flight (least recently checked first), one
-// instance at a time, only when a test or main.ts runs it; creating intents is rate-limited per user.
+// Payment intents expire after PAYMENT_INTENT_TTL_HOURS and are cancelled at the gateway; the
+// reconciler goes through every intent in flight (least recently checked first), one instance at a
+// time, only when a test or main.ts runs it; creating intents is rate-limited per user.
 
 const STRIPE_ENV = { STRIPE_SECRET_KEY: "sk_test_storefront", STRIPE_PUBLISHABLE_KEY: "pk_test_storefront" };
 const HOUR = 3_600_000;

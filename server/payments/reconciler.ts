@@ -37,7 +37,7 @@ export class PaymentReconciler {
       database: AppDatabase;
       gateway: PaymentGateway;
       payments: PaymentsService;
-      /** Refunds (issue 23): the ones the gateway never answered are asked again. */
+      /** Refunds: the ones the gateway never answered are asked again. */
       refunds?: { resubmit(createdBefore: number): Promise<number> };
       ttlMs: number;
       log: Logger;

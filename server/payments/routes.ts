@@ -68,7 +68,7 @@ export function paymentRoutes(payments: PaymentsService): Hono<AppEnv> {
   return api;
 }
 
-/** Refusals answered in Stripe's shape ({ error: { message, code } }) as issue 22 writes them. */
+/** Stock and unit-limit refusals, answered in Stripe's shape ({ error: { message, code } }). */
 const NESTED_CODES = new Set(["insufficient_stock", "reservation_expired", "limit_exceeded"]);
 
 /** Card failures, stock and unit-limit refusals in Stripe's shape ({ error: { message, code } }); the rest as every other /api error. */

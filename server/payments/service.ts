@@ -30,9 +30,9 @@ export interface PaymentsDeps {
   catalogue: Catalogue;
   gateway: PaymentGateway;
   orders: OrdersService;
-  /** Refunds (issue 23): what the gateway's webhook reports of them goes here. */
+  /** Refunds: what the gateway's webhook reports of them goes here. */
   refunds?: { record(updates: GatewayRefund[]): Promise<void> };
-  /** Stock reservations (issue 22); null where stock is not tracked. */
+  /** Stock reservations; null where stock is not tracked. */
   stock?: StockService | null;
   log: Logger;
   /** Checkout outcomes and orders written, for the operators' metrics (gateway calls: instrumentedGateway). */
@@ -119,7 +119,7 @@ export class PaymentsService {
     // Before anything is held: one checkout must not hold most of a product's stock without paying.
     const overLimit = overUnitLimit(lines, this.deps.maxUnitsPerProduct);
     if (overLimit) return overLimit;
-    // Stock (issue 22): refuse a line beyond what is available before the gateway is asked for anything.
+    // Stock: refuse a line beyond what is available before the gateway is asked for anything.
     const short = await this.deps.stock?.check(userId, lines, shown);
     if (short) return short;
     const checkoutId = randomUUID();
@@ -134,7 +134,7 @@ export class PaymentsService {
       clientSecretHash: intent.secretHash,
       created: intent.created,
     };
-    // Stock (issue 22): the units are reserved in the transaction that records the intent; a refusal records nothing.
+    // Stock: the units are reserved in the transaction that records the intent; a refusal records nothing.
     const refused = this.deps.stock ? await this.deps.stock.reserve(payment, lines, (trx) => insertPayment(trx, payment)) : await insertPayment(this.deps.db, payment);
     if (refused) {
       // Nothing was recorded: the intent the gateway made for it must not be payable either.
@@ -154,7 +154,7 @@ export class PaymentsService {
     const payment: (Payment & { holds?: PaymentHolds }) | null = !id ? null : stock ? await findPaymentWithHolds(this.deps.db, id, stock.holdsAt()) : await findPayment(this.deps.db, id);
     if (!payment || payment.userId !== userId || !cards.secretMatches(input.clientSecret, payment.clientSecretHash)) return NOT_FOUND;
     if (payment.status === "succeeded") return this.alreadySucceeded();
-    // Stock (issue 22): no card is charged for units no longer held.
+    // Stock: no card is charged for units no longer held.
     if (stock && !(await stock.stillHeld(payment.id, payment.holds))) return fail(409, RESERVATION_EXPIRED, "reservation_expired");
     // Expired unpaid (the reconciler cancelled it): the checkout starts again with a new intent.
     if (payment.status === "canceled") return fail(409, "This payment has expired. Please start the checkout again.", "payment_intent_unexpected_state");
@@ -223,7 +223,7 @@ export class PaymentsService {
       // Whether this changed the payment is read after the order's insert, which it goes out with,
       // as does the sale of the held units (StockService.sellSoon).
       const marked = await markSucceeded(trx, payment.id, { card: details.card, now: this.now() });
-      // Stock (issue 22): the reservation becomes a sale in the same transaction, exactly once.
+      // Stock: the reservation becomes a sale in the same transaction, exactly once.
       const sold = await this.deps.stock?.sellSoon(trx, payment);
       const placed = await this.deps.orders.place(trx, payment.userId, order);
       const changed = await marked();

@@ -11,8 +11,8 @@ import type { Order } from "../orders/order.ts";
 type App = Awaited<ReturnType<typeof testApp>>["app"];
 type Answer = { refund: { id: string; amount: number; status: string } };
 
-// Issue 23: refunds from the back office. Exactly once per Idempotency-Key, never past what was
-// paid (in total or per line), restock, the audit log, the shopper's mail and their order list.
+// Refunds from the back office. Exactly once per Idempotency-Key, never past what was paid (in
+// total or per line), restock, the audit log, the shopper's mail and their order list.
 
 describe.each(testEngines())("refunds on %s", (engine) => {
   const cleanup = cleanupAfterEach();
@@ -63,7 +63,7 @@ describe.each(testEngines())("refunds on %s", (engine) => {
     const { orders } = (await (await app.request("/api/orders", { headers: { cookie: ada } })).json()) as { orders: Order[] };
     expect(orders).toEqual([expect.objectContaining({ id: orderId, status: "partially_refunded", refunded: priceCents(2) })]);
 
-    // The shopper's mail, in the issue's words.
+    // The shopper's mail.
     await services.mail.worker.drain();
     const mail = await database.db.selectFrom("mail_outbox").select(["recipient", "status", "payload"]).where("kind", "=", "refund").executeTakeFirstOrThrow();
     expect(mail).toMatchObject({ recipient: "ada@example.com", status: "sent" });

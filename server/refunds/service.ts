@@ -55,10 +55,10 @@ const fingerprintOf = (orderId: string, request: RefundRequest): string =>
     .digest("hex");
 
 /**
- * Refunds (issue 23): exactly once per Idempotency-Key, never past what was paid. The refund is
- * written with its guards, restock and audit entry in one transaction; then the gateway is asked
- * (with an idempotency key of its own); its answer, or its webhook, settles it: succeeded (the
- * shopper's mail goes into the outbox in that transaction) or failed (the amount is given back).
+ * Refunds: exactly once per Idempotency-Key, never past what was paid. The refund is written with
+ * its guards, restock and audit entry in one transaction; then the gateway is asked (with an
+ * idempotency key of its own); its answer, or its webhook, settles it: succeeded (the shopper's
+ * mail goes into the outbox in that transaction) or failed (the amount is given back).
  */
 export class RefundsService {
   private readonly now: () => number;

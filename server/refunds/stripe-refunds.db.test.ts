@@ -35,8 +35,8 @@ function refundUpdated(refund: StubRefund) {
   return JSON.stringify({ id: `evt_${refund.id}_u`, object: "event", type: "refund.updated", created: Math.floor(Date.now() / 1000), data: { object: refund } });
 }
 
-// Issue 23 in Stripe mode: the server calls Stripe's Refunds API with an idempotency key, the
-// refund is pending until the webhook reports it, and replayed webhooks add nothing.
+// Refunds in Stripe mode: the server calls Stripe's Refunds API with an idempotency key, the refund
+// is pending until the webhook reports it, and replayed webhooks add nothing.
 describe.each(testEngines())("refunds through Stripe on %s (against a local Stripe stub)", (engine) => {
   const cleanup = cleanupAfterEach();
 

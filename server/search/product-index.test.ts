@@ -3,7 +3,7 @@ import { EmbeddedCatalogue } from "../catalogue/embedded.ts";
 import type { Product } from "../catalogue/product.ts";
 import { ProductIndex, type SearchHit } from "./product-index.ts";
 
-// The ranking, typo and prefix rules of issue #12, over the catalogue the shop ships.
+// The search's ranking, typo and prefix rules, over the catalogue the shop ships.
 let products: Product[];
 let index: ProductIndex;
 

@@ -5,7 +5,7 @@ import { checkout, type Send } from "../../test/support/checkout.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 import { builtPages } from "../../test/support/pages.ts";
 
-// Issue 22, "Pages stay true": a sale drops exactly the pages that show the product, on every instance.
+// Pages stay true: a sale drops exactly the pages that show the product, on every instance.
 const RING = 8; // jewelery, 3 units
 
 describe.each(testEngines())("catalogue changes on %s", (engine) => {

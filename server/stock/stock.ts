@@ -228,8 +228,8 @@ export class StockService {
   }
 
   /**
-   * In a refund's transaction (issue 23, restock): the refunded units go back on the shelf, and
-   * every page that shows those products' availability hears of it.
+   * Restock, in a refund's transaction: the refunded units go back on the shelf, and every page
+   * that shows those products' availability hears of it.
    */
   async restock(trx: Transaction<Schema>, lines: Array<{ id: number; amount: number }>): Promise<void> {
     const back = lines.filter((line) => line.amount > 0).sort((a, b) => a.id - b.id);

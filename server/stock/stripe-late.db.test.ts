@@ -4,8 +4,8 @@ import { priceCents } from "../../test/support/checkout.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 import { startStripeStub } from "../../test/support/stripe-stub.ts";
 
-// Issue 22: a paid order is never dropped. Stripe may take the money after the reservation
-// expired and its units went to someone else: the order is written anyway, marked oversold.
+// A paid order is never dropped. Stripe may take the money after the reservation expired and its
+// units went to someone else: the order is written anyway, marked oversold.
 const STRIPE_ENV = { STRIPE_SECRET_KEY: "sk_test_storefront", STRIPE_PUBLISHABLE_KEY: "pk_test_storefront", STRIPE_WEBHOOK_SECRET: "whsec_test_storefront" };
 const RING = 8; // 3 units
 

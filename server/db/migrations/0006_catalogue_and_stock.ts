@@ -1,8 +1,8 @@
 import type { Kysely, Migration } from "kysely";
 
-// Issue 22: the catalogue in the shop's database (seeded once from catalogue/products.json) and
-// stock that never oversells. `reserved` is the sum of the live reservations' units, kept beside
-// `stock` so that a single conditional update can reserve (no read-then-write race).
+// The catalogue in the shop's database (seeded once from catalogue/products.json) and stock that
+// never oversells. `reserved` is the sum of the live reservations' units, kept beside `stock` so
+// that a single conditional update can reserve (no read-then-write race).
 export default {
   async up(db: Kysely<unknown>) {
     await db.schema.createTable("categories").addColumn("name", "varchar(100)", (col) => col.primaryKey()).execute();

@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from "kysely";
 
-// Issue 23: the back office's audit log. Append-only: the shop never updates or deletes a row.
+// The back office's audit log. Append-only: the shop never updates or deletes a row.
 // (The staff role is a column of better-auth's user table, declared in server/auth/better-auth.ts.)
 export default {
   async up(db: Kysely<unknown>) {

@@ -1,9 +1,9 @@
 import type { Kysely, Migration } from "kysely";
 
-// Issue 23, /admin/products: every product carries the version an edit must start from (an edit of
-// an older one is refused), and may be archived (gone from the shop, kept on its orders). Uploaded
-// pictures live in the database, so every instance on one PostgreSQL serves them: each rendition
-// (width and format) once, base64 text so that one column type fits both engines.
+// /admin/products: every product carries the version an edit must start from (an edit of an older
+// one is refused), and may be archived (gone from the shop, kept on its orders). Uploaded pictures
+// live in the database, so every instance on one PostgreSQL serves them: each rendition (width and
+// format) once, base64 text so that one column type fits both engines.
 export default {
   async up(db: Kysely<unknown>) {
     await db.schema.alterTable("products").addColumn("version", "integer", (col) => col.notNull().defaultTo(1)).execute();

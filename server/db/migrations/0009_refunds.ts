@@ -1,9 +1,9 @@
 import type { Kysely, Migration } from "kysely";
 
-// Issue 23: refunds. The order keeps what has been refunded of it (`refunded`, cents) beside what
-// was paid, so one conditional update can refuse a refund past the amount; each line keeps its
-// refunded units the same way. A refund row is unique by its Idempotency-Key: any number of
-// retries and concurrent requests with the key meet it, and there is one refund.
+// Refunds. The order keeps what has been refunded of it (`refunded`, cents) beside what was paid,
+// so one conditional update can refuse a refund past the amount; each line keeps its refunded units
+// the same way. A refund row is unique by its Idempotency-Key: any number of retries and concurrent
+// requests with the key meet it, and there is one refund.
 export default {
   async up(db: Kysely<unknown>) {
     await db.schema.alterTable("orders").addColumn("refunded", "integer", (col) => col.notNull().defaultTo(0)).execute();

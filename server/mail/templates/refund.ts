@@ -10,7 +10,7 @@ export interface RefundPayload {
   orderAmount: number;
 }
 
-/** Issue 24's words: "Your refund of {amount} for order {id}". */
+/** The refund mail's subject: "Your refund of {amount} for order {id}". */
 export function refundMail(refund: RefundPayload, { publicUrl }: TemplateContext): RenderedMail {
   const subject = `Your refund of ${formatCents(refund.amount)} for order ${refund.orderId}`;
   const ordersUrl = `${publicUrl}/orders`;
