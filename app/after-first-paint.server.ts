@@ -6,8 +6,8 @@ import { ROUTES_SET } from "./routes-set.ts";
  * the same few milliseconds in which it lays out and paints the page. Whether the modules were
  * compiled before or after the first frame reached the screen was a coin toss, and when before,
  * Lighthouse counted their download (on its simulated slow phone network) into the largest paint:
- * 0.9 s or 1.5 s for the same page (docs/BENCHMARKS.md, stops 41-42). On a real slow phone the
- * compiling delays the first paint itself.
+ * 0.9 s or 1.5 s for the same page. On a real slow phone the compiling delays the first paint
+ * itself.
  *
  * `afterFirstPaint` rewrites that script so the same modules are imported once the first
  * contentful paint is on screen: the page paints first, then hydrates. Its static imports become

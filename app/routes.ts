@@ -14,7 +14,7 @@ export default [
   route("cart", "routes/cart.tsx"),
   route("language", "routes/language.tsx"),
   route("search", "routes/search.tsx"),
-  // Issue 23: the back office, for admins only (anyone else gets this app's 404).
+  // The back office, for admins only (anyone else gets this app's 404).
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/index.tsx"),
     route("audit", "routes/admin/audit.tsx"),

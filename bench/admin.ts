@@ -1,7 +1,7 @@
-// The back office's product list with 10,000 products (issue 23): p95 of GET /api/admin/products
-// (a list page, a page deep in the list) and of a title search, each for 10 s (5 s with --short)
-// after a 2 s warm-up, 10 connections, with the shop in its own process (production build) and the
-// load generator here. SQLite always; PostgreSQL too where it answers (TEST_DATABASE_URL or
+// The back office's product list with 10,000 products: p95 of GET /api/admin/products (a list page,
+// a page deep in the list) and of a title search, each for 10 s (5 s with --short) after a 2 s
+// warm-up, 10 connections, with the shop in its own process (production build) and the load
+// generator here. SQLite always; PostgreSQL too where it answers (TEST_DATABASE_URL or
 // 127.0.0.1:5432/test). Also what 10,000 products cost the shop's own pages: the home page (every
 // product, spec section 2) and how long an edit takes to reach the catalogue API.
 // Usage: npm run bench:admin [-- --short]

@@ -156,7 +156,7 @@ const table: string[] = [
 ];
 const tracingTable: string[] = [];
 
-/** Issue 26's bars: the catalogue API at least 0.8 of raw, cached anonymous pages 0.7, each p99 at most twice raw's. */
+/** The targets: the catalogue API at least 0.8 of raw, cached anonymous pages 0.7, each p99 at most twice raw's. */
 const MIN_RATIO = { api: 0.8, page: 0.7 };
 const MAX_P99_TO_RAW = 2;
 
@@ -241,12 +241,12 @@ const SAMPLERS = [
  * The catalogue API on two instances started and warmed up alike, one without tracing and one
  * tracing with OpenTelemetry's SDK under `sampler`, exporting to the sink process: they differ in
  * tracing alone (the instance of the other rows has served minutes of pages by then, a different
- * baseline: docs/BENCHMARKS.md, stop 42). The median of alternating rounds of each, twice: first in
- * processes that have not yet run better-auth, then after one sign-up on each. better-auth keeps its
- * request state in an AsyncLocalStorage, which on Node 20 turns on promise hooks for the rest of the
- * process's life (about 20 µs per catalogue request, tracing or not): the state of any shop a
- * visitor has signed in to, and the one the target is measured in. The sink counts the server
- * spans it got: about the sampler's share of the requests answered.
+ * baseline). The median of alternating rounds of each, twice: first in processes that have not yet
+ * run better-auth, then after one sign-up on each. better-auth keeps its request state in an
+ * AsyncLocalStorage, which on Node 20 turns on promise hooks for the rest of the process's life
+ * (about 20 µs per catalogue request, tracing or not): the state of any shop a visitor has signed
+ * in to, and the one the target is measured in. The sink counts the server spans it got: about the
+ * sampler's share of the requests answered.
  */
 async function tracingCost(sampler: (typeof SAMPLERS)[number]) {
   const sink = await startHelper("otlp-sink.ts");

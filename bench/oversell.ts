@@ -1,5 +1,5 @@
-// No overselling, proven under load (issue 22): a product with 10 units and 1,000 shoppers who all
-// create and confirm at the same time. Two set-ups, on the production build:
+// No overselling, proven under load: a product with 10 units and 1,000 shoppers who all create and
+// confirm at the same time. Two set-ups, on the production build:
 //  1. two instances on one PostgreSQL behind the local nginx, 500 shoppers through each;
 //  2. one instance on SQLite.
 // Expected: exactly 10 orders, stock 0 and never below, every other shopper refused with 409

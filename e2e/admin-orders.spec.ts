@@ -4,7 +4,7 @@ import type { Browser, Page } from "@playwright/test";
 import { mailTo } from "./mail.ts";
 import { expect, expectNoSeriousViolations, formatCents, open, productById, registerAccount, test, toCents, viewports } from "./support.ts";
 
-// Issue 23, part B: the back office's orders, refunds and mail, as an admin and a shopper see them.
+// The back office's orders, refunds and mail, as an admin and a shopper see them.
 
 const run = promisify(execFile);
 
@@ -70,7 +70,7 @@ test("an admin refunds one line and the shopper's open orders page shows it with
   await expect(order.getByText(`Refunded ${refunded}`, { exact: true })).toBeVisible();
   expect(loads).toEqual([]);
   await expectNoSeriousViolations(page);
-  // And the refund mail, in the issue's words.
+  // And the shopper's refund mail, by its subject.
   const subject = `Your refund of ${refunded} for order ${orderId}`;
   await expect.poll(async () => (await mailTo(shopper)).map((mail) => mail.subject)).toContain(subject);
   await open(admin, "/admin/mail");

@@ -9,8 +9,8 @@ import { type RunningServer, startServer } from "../test/support/server-process.
 import { expect, expectNoSeriousViolations, open, registerAccount, test, viewports } from "./support.ts";
 import { confirmEmail } from "./mail.ts";
 
-// Issue 23, /admin/products in the browser: an admin adds a product, edits it (a stale edit is
-// refused with the issue's message), gives it a picture and archives it, by keyboard where it
+// /admin/products in the browser: an admin adds a product, edits it (a stale edit is refused,
+// saying someone else changed it), gives it a picture and archives it, by keyboard where it
 // matters, at phone and desktop width, axe clean. These journeys change the catalogue, so they run
 // on a shop of their own (its own database), not the server the other journeys read.
 const SHOTS = "test-results/admin-products";

@@ -1,6 +1,6 @@
 import { expect, expectNoSeriousViolations, open, registerAccount, signInAsAdmin, test, viewports } from "./support.ts";
 
-// Issue 23: the back office is there for admins only; to anyone else it does not exist.
+// The back office is there for admins only; to anyone else it does not exist.
 
 for (const who of ["an anonymous visitor", "a customer"] as const) {
   test(`${who} gets the shop's 404 on /admin and on the back office's API`, async ({ page }) => {

@@ -1,5 +1,5 @@
-// The first load's styles and scripts (issue #10): the stylesheet is inline in the server-rendered
-// head, so it styles the first paint, survives hydration and serves every later page change.
+// The first load's styles and scripts: the stylesheet is inline in the server-rendered head, so it
+// styles the first paint, survives hydration and serves every later page change.
 import type { Page } from "@playwright/test";
 import { expect, open, test, waitForHydration } from "./support.ts";
 

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { expect, open, productById, products, test, viewports } from "./support.ts";
 
-// Issue #12: the header's search, the /search results page and the suggestions while typing.
+// The header's search, the /search results page and the suggestions while typing.
 
 const RUCKSACK = productById(1);
 const HEADPHONES = productById(16);

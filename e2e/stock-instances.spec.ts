@@ -1,10 +1,10 @@
 import { type PostgresCluster, postgresCluster } from "../test/support/postgres-cluster.ts";
 import { card, expect, expectCartCount, open, productById, registerAccount, test } from "./support.ts";
 
-// Issue 22 on several instances: two shops on one PostgreSQL behind nginx. A shopper buys the
-// last units through nginx; each instance's own product page says they are gone (the
-// catalogue-changed event reaches every instance's page cache). Skipped, saying why, without
-// PostgreSQL or nginx; REQUIRE_NGINX=1 (CI) makes a missing nginx a failure.
+// Stock on several instances: two shops on one PostgreSQL behind nginx. A shopper buys the last
+// units through nginx; each instance's own product page says they are gone (the catalogue-changed
+// event reaches every instance's page cache). Skipped, saying why, without PostgreSQL or nginx;
+// REQUIRE_NGINX=1 (CI) makes a missing nginx a failure.
 
 const RING = productById(8); // 3 units in catalogue/products.json
 let shops: PostgresCluster | null = null;

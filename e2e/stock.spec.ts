@@ -1,7 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { card, expect, expectCartCount, expectRed, open, productById, registerAccount, test, toCents, viewports } from "./support.ts";
 
-// Issue 22: stock shoppers can see, and a last unit only one of two shoppers can buy.
+// Stock shoppers can see, and a last unit only one of two shoppers can buy.
 // Product 8 starts with 3 units and product 12 with 5 (catalogue/products.json); no other journey buys them.
 const RING = productById(8);
 const BAND = productById(12);

@@ -17,7 +17,7 @@ export interface CatalogueProduct {
   category: string;
   image: string;
   rating: { rate: number; count: number };
-  /** The first stock (issue 22); the stock journeys sell out the low ones. */
+  /** The first stock; the stock journeys sell out the low ones. */
   stock: number;
 }
 

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 
-// Issue 21, item 12: SECURITY.md at the repository's root says what the shop promises, what an
-// operator must do in production and how to report a problem; the README links it.
+// SECURITY.md at the repository's root says what the shop promises, what an operator must do in
+// production and how to report a problem; the README links it.
 
 const doc = fs.readFileSync(new URL("../SECURITY.md", import.meta.url), "utf8");
 

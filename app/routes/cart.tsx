@@ -11,7 +11,7 @@ import { itemCount } from "../text.ts";
 
 export const meta: Route.MetaFunction = () => pageMeta("Shopping basket", "Review the items in your Storefront basket.");
 
-/** What is available of each product whose stock is tracked (issue 22), to mark lines that ask for more. */
+/** What is available of each product whose stock is tracked, to mark lines that ask for more. */
 export async function loader({ context }: Route.LoaderArgs) {
   const stock: Record<number, number> = {};
   for (const product of await context.catalogue.list()) if (product.stock != null) stock[product.id] = product.stock;

@@ -1,7 +1,7 @@
 /**
- * Issue 21's open redirects: sign-in targets that are not a path on this site, each of which must
- * land on "/" whichever way it arrives (form post, `.data` request, the page's hidden field).
- * Shared by the guard's unit test, the sign-in page tests and bench/probes.ts.
+ * Open redirects: sign-in targets that are not a path on this site, each of which must land on "/"
+ * whichever way it arrives (form post, `.data` request, the page's hidden field). Shared by the
+ * guard's unit test, the sign-in page tests and bench/probes.ts.
  */
 export const OFF_SITE_TARGETS: readonly string[] = [
   "/.//x",
