@@ -65,7 +65,7 @@ describe("mail templates", () => {
     expect(mail.html).toContain('href="https://shop.example/auth/reset?token=abc%2F%2B%3D"');
   });
 
-  it("tells the shopper of a refund in the issue's words", () => {
+  it("tells the shopper of a refund: the amount and order in the subject, what has been refunded so far", () => {
     const mail = renderMail("refund", JSON.stringify({ orderId: "pi_1", amount: 1999, refundedTotal: 1999, orderAmount: 5000 }), context);
     expect(mail.subject).toBe("Your refund of $19.99 for order pi_1");
     expect(mail.text).toContain("$19.99 of its $50.00 has been refunded so far.");
