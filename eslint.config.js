@@ -23,7 +23,7 @@ export default tseslint.config(
     files: ["scripts/**/*.js"],
     languageOptions: { globals: globals.node },
   },
-  // The app/server boundary (DESIGN.md): the app is bundled by Vite and the server is not, so a
+  // The app/server boundary (docs/ARCHITECTURE.md): the app is bundled by Vite and the server is not, so a
   // value shared across it would exist twice. The app takes only types from the server (run-time
   // access goes through the load context); the server takes nothing from the app. Production code
   // never takes test code (test/, or another file's tests).

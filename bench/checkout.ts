@@ -9,8 +9,8 @@
 // each instance, nginx and PostgreSQL run in processes of their own.
 // Targets: SQLite at least 500 checkouts/s with 50 shoppers, no errors, one checkout's p99 at
 // most 200 ms. PostgreSQL behind nginx: no errors; its rate is reported with the CPU each checkout
-// costs the instances and PostgreSQL, without a target (400/s is out of reach on two shared cores,
-// DESIGN.md's decisions).
+// costs the instances and PostgreSQL, without a target (400/s is out of reach on two shared cores:
+// about 9 ms of CPU per checkout among the instances, PostgreSQL and nginx, where 400/s needs 5).
 // `--sale`: every basket is one unit of the same product (a flash sale), so every checkout waits
 // its turn for that product's row; what it prints is for comparison, the targets are for the
 // mixed baskets.

@@ -162,7 +162,8 @@ const scoreText = (v: number) => (Number.isNaN(v) ? "–" : String(v));
 
 /**
  * Each row gives every run's value; a target holds in every run (the worst is shown) or in the
- * page's median run (the median is shown), as DESIGN.md's decisions judge Lighthouse.
+ * page's median run (the median is shown): a single run's TBT swings with Lighthouse's own
+ * `about:blank` tab, which the opener policy every page keeps makes it open.
  */
 function rowsFor(page: string, results: Result[]): BenchRow[] {
   const row = (measure: string, key: keyof Result, show: (v: number) => string, target: string, met: (values: number[]) => boolean, shown: "min" | "max" | "median"): BenchRow => {

@@ -1,7 +1,7 @@
 // The card rules of our built-in test gateway, shared by the browser's card field (inline errors
 // while typing) and the server (the same checks, then the outcome). Pure functions, no I/O: this
 // module is bundled into the app and loaded by the server, and holds nothing that must be one.
-// Wording and codes follow Stripe's card element and its test cards (DESIGN.md, Payments).
+// Wording and codes follow Stripe's card element and its test cards (the README's Payments).
 
 export type CardBrand = "visa" | "mastercard" | "amex" | "discover" | "diners" | "jcb" | "unionpay" | "unknown";
 

@@ -38,8 +38,8 @@ export interface AuditEntry {
 
 /**
  * Appends one entry. Call it with the transaction of the write it records, so the write and its
- * entry commit together or not at all (DESIGN.md: every admin write goes through a service that
- * appends to the audit log in the same transaction).
+ * entry commit together or not at all: every admin write goes through a service that appends to
+ * the audit log in the same transaction.
  */
 export async function appendAudit(db: Db, write: AuditWrite, now = Date.now()): Promise<void> {
   await db

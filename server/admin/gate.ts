@@ -9,7 +9,7 @@ import { noApiEndpoint } from "../http-error.ts";
 import { isAdmin } from "./staff.ts";
 
 /**
- * The back office's guard (DESIGN.md "Roles"). It belongs to the routes, not to the text of an
+ * The back office's guard (staff only). It belongs to the routes, not to the text of an
  * address: the API's routes sit in one Hono sub-app whose first step is `staffOnly` (routes.ts), and
  * the pages are the routes under the admin layout, found with React Router's own matcher on the
  * build's route table, so every spelling the routers accept (`%61dmin`, `ADMIN`, a trailing slash,

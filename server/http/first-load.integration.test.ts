@@ -38,7 +38,7 @@ describe("the stylesheet", () => {
     expect(styles).toHaveLength(1);
     const [style] = styles;
     expect(styleSrc).toBe(`style-src 'self' 'nonce-${style!.nonce}'`);
-    // The page background of DESIGN.md's look, from app.css.
+    // The page background, from app.css.
     expect(style!.css).toContain("background:#eaeded");
     expect(html).not.toMatch(/rel="stylesheet"|\.css"/);
   });

@@ -23,7 +23,7 @@ describe("the test gateway's outcomes", () => {
     expect(outcome).toEqual({ ok: true, brand: cardBrand(number), last4: number.slice(-4) });
   });
 
-  it("knows 4242 4242 4242 4242, 5555 5555 5555 4444 and 4000 0566 5566 5556 (DESIGN.md) as paying numbers", () => {
+  it("knows 4242 4242 4242 4242, 5555 5555 5555 4444 and 4000 0566 5566 5556 (Stripe's paying test cards) as paying numbers", () => {
     expect(SUCCESS_TEST_NUMBERS).toEqual(expect.arrayContaining(["4242424242424242", "5555555555554444", "4000056655665556"]));
   });
 

@@ -34,7 +34,7 @@ export const LIVE_CARD_DECLINE = {
     "Your card was declined. Your request was in test mode, but used a non test (live) card. For a list of valid test cards, visit: https://stripe.com/docs/testing.",
 } as const;
 
-/** Stripe's test cards (DESIGN.md): these numbers fail as Stripe's do. */
+/** Stripe's test cards: these numbers fail as Stripe's do. */
 const TEST_OUTCOMES: Record<string, Omit<Extract<ChargeOutcome, { ok: false }>, "ok">> = {
   "4000000000000002": { code: "card_declined", declineCode: "generic_decline", message: "Your card was declined." },
   "4000000000009995": { code: "card_declined", declineCode: "insufficient_funds", message: "Your card has insufficient funds." },

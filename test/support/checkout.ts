@@ -2,7 +2,7 @@ import { inject, type TestContext } from "vitest";
 import products from "../../catalogue/products.json" with { type: "json" };
 import type { CardInput } from "../../lib/card.ts";
 
-/** Stripe's test card that pays (DESIGN.md's table); the others differ only in the number. */
+/** Stripe's test card that pays (README, Payments); the others differ only in the number. */
 export const TEST_CARD: CardInput = { number: "4242424242424242", expMonth: 12, expYear: 2040, cvc: "123", postalCode: "1000" };
 
 /** An embedded product's price in integer cents, as the server prices it. */
