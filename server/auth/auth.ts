@@ -1,6 +1,6 @@
 import { getSessionCookie } from "better-auth/cookies";
 import type { Kysely } from "kysely";
-import { grantListedAdmins, type Role, roleOf } from "../admin/staff.ts";
+import { grantListedAdmins, roleOf } from "../admin/staff.ts";
 import type { Schema } from "../db/schema.ts";
 import type { AppDatabase } from "../db/database.ts";
 import { generatedSetting } from "../db/settings.ts";
@@ -18,20 +18,15 @@ import {
 import { type SendVerificationEmail, verificationMailWriter } from "./email-verification.ts";
 import { PasswordReset, resetMailWriter, type SendResetPassword } from "./password-reset.ts";
 import { QuietStorages } from "./quiet-storages.ts";
+import type { AuthResult, SessionUser } from "./session-user.ts";
 import { RecentRevocations } from "./recent-resets.ts";
 import { SessionRevocations } from "./revocations.ts";
 import { sessionCacheExpiry, VerifiedSessions } from "./session-cache.ts";
 
+export type { AuthResult, SessionUser };
+
 /** How long an ended session stays on the revocation list: a cache cookie's lifetime, plus clock skew between instances. */
 const REVOCATION_KEEP_MS = (SESSION_COOKIE_CACHE_SECONDS + 60) * 1000;
-
-/** The signed-in shopper as the app sees them (spec section 3): uid and email, and the role. */
-export interface SessionUser {
-  uid: string;
-  email: string;
-  /** From the session; the back office re-reads it from the database before it lets anyone in. */
-  role: Role;
-}
 
 const toSessionUser = (user: { id: string; email: string; role?: unknown }): SessionUser => ({ uid: user.id, email: user.email, role: roleOf(user.role) });
 
@@ -46,11 +41,6 @@ export const authMail = (db: Kysely<Schema>, log: Logger, wake: () => void): Aut
   sendResetPassword: resetMailWriter(db, log, wake),
   sendVerificationEmail: verificationMailWriter(db, log, wake),
 });
-
-/** What a sign-in, registration or sign-out gives the page that asked for it. */
-export type AuthResult =
-  | { ok: true; user: SessionUser | null; setCookies: string[] }
-  | { ok: false; status: number; message: string };
 
 /**
  * Accounts: better-auth in our own server, sessions in our database. Pages reach it in-process

@@ -3,7 +3,7 @@ import { sql, type Kysely } from "kysely";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import { type SendTokenMail, tokenMailWriter } from "./token-mail.ts";
-import type { AuthResult } from "./auth.ts";
+import type { AuthResult } from "./session-user.ts";
 
 /** How long a reset link works (better-auth's resetPasswordTokenExpiresIn, in seconds). */
 export const RESET_TOKEN_SECONDS = 15 * 60;

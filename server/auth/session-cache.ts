@@ -1,5 +1,5 @@
 import { parseCookies } from "better-auth/cookies";
-import type { SessionUser } from "./auth.ts";
+import type { SessionUser } from "./session-user.ts";
 import { COOKIE_PREFIX } from "./better-auth.ts";
 
 /** Whose cookie it is, and which session: a session revoked since is refused all the same (revocations.ts). */
