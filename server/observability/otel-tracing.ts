@@ -9,7 +9,7 @@ import type { Logger } from "../log.ts";
 import { resourceAttributes, type TracingConfig } from "./otel-config.ts";
 import type { Traced } from "./port.ts";
 import { QuietContextManager } from "./quiet-context-manager.ts";
-import type { RequestResponse, RequestSpan, Tracing } from "./tracing.ts";
+import type { RequestResponse, RequestSpan, Tracing } from "./tracing-port.ts";
 
 /** Export problems are logged at most this often (a collector that is down fails every batch). */
 const PROBLEM_LOG_EVERY_MS = 60_000;
