@@ -36,6 +36,27 @@ const committed = () => (other.prepare("select name from items order by id").all
 
 const insert = (name: string) => sql`insert into items (name) values (${name})`;
 
+/**
+ * Whether `promise` has settled once everything that could run has run: promise callbacks, and the
+ * immediates that batch the commits (group-commit.ts) with those they queue, until none is left. A
+ * write or read still waiting then waits for something the test holds (a transaction, a sync),
+ * whatever the speed of the machine.
+ */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  vi.useFakeTimers({ toFake: ["setImmediate", "clearImmediate"] });
+  try {
+    await vi.runAllTimersAsync();
+  } finally {
+    vi.useRealTimers();
+  }
+  return done;
+}
+
 describe("SQLite group commit", () => {
   it("answers a write or a transaction only once it is committed", async () => {
     const seenWhenAnswered: string[][] = [];
@@ -96,19 +117,22 @@ describe("SQLite group commit", () => {
   it("lets a read outside a transaction see committed data only, after the writes under way", async () => {
     let finish = () => {};
     const held = new Promise<void>((resolve) => (finish = resolve));
+    let inside = () => {};
+    const underWay = new Promise<void>((resolve) => (inside = resolve));
     const transaction = database.db.transaction().execute(async (trx) => {
       await insert("in flight").execute(trx);
       // Inside, the transaction reads its own write.
       expect((await sql<{ n: number }>`select count(*) as n from items`.execute(trx)).rows[0]!.n).toBe(1);
+      inside();
       await held;
     });
-    await new Promise((resolve) => setTimeout(resolve, 10)); // the transaction is under way
+    await underWay;
     let answered = false;
     const read = sql<{ n: number }>`select count(*) as n from items`.execute(database.db).then((result) => {
       answered = true;
       return { n: result.rows[0]!.n, onDisk: committed() };
     });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await settled(read)).toBe(false);
     expect(answered).toBe(false);
     finish();
     await transaction;
@@ -168,16 +192,6 @@ describe("SQLite group commit, the log's sync", () => {
     database = openDatabase({ engine: "sqlite", file });
   });
 
-  const settled = async (promise: Promise<unknown>) => {
-    let done = false;
-    void promise.then(
-      () => (done = true),
-      () => (done = true),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    return done;
-  };
-
   it("answers a write once its log is synced, and shows it to no read before", async () => {
     const write = insert("durable").execute(db);
     await vi.waitFor(() => expect(syncs).toHaveLength(1));
@@ -195,7 +209,7 @@ describe("SQLite group commit, the log's sync", () => {
     const first = insert("first").execute(db);
     await vi.waitFor(() => expect(syncs).toHaveLength(1));
     const more = ["second", "third", "fourth"].map((name) => db.transaction().execute((trx) => insert(name).execute(trx)));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await settled(Promise.all(more))).toBe(false);
     expect(committed()).toEqual(["first"]);
     expect(syncs).toHaveLength(1);
     syncs[0]!.finish();

@@ -13,10 +13,18 @@ afterEach(async () => {
   close = undefined;
 });
 
-/** Serves a route that hands its request through withOwnSignal, as pages.ts does, and reports it to `seen`. */
-async function serve(seen: (request: Request, own: Request) => Promise<Response> | Response) {
+/**
+ * Serves a route that hands its request through withOwnSignal, as pages.ts does, and reports it to
+ * `seen`, with a promise of the end of node:http's response (its "close", which withOwnSignal
+ * heard first).
+ */
+async function serve(seen: (request: Request, own: Request, closed: Promise<void>) => Promise<Response> | Response) {
   const app = new Hono<AppEnv>();
-  app.all("/page", (c) => seen(c.req.raw, withOwnSignal(c.req.raw, c.env?.outgoing)));
+  app.all("/page", (c) => {
+    const own = withOwnSignal(c.req.raw, c.env?.outgoing);
+    const closed = new Promise<void>((resolve) => c.env?.outgoing?.once("close", () => resolve()));
+    return seen(c.req.raw, own, closed);
+  });
   const server = await listen(app.fetch);
   close = server.close;
   return server.url;
@@ -36,14 +44,19 @@ describe("withOwnSignal", () => {
 
   it("aborts the signal when the client goes away before the answer is written, and not after", async () => {
     const signals: AbortSignal[] = [];
+    const closes: Array<Promise<void>> = [];
     let answer: (() => void) | undefined;
-    const url = await serve((_, own) => {
+    let arrived = () => {};
+    const firstArrived = new Promise<void>((resolve) => (arrived = resolve));
+    const url = await serve((_, own, closed) => {
       signals.push(own.signal);
+      closes.push(closed);
+      arrived();
       return signals.length === 1 ? new Promise<Response>((resolve) => (answer = () => resolve(new Response("late")))) : new Response("at once");
     });
     const gone = new AbortController();
     const first = fetch(`${url}/page`, { signal: gone.signal }).catch(() => null);
-    while (signals.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await firstArrived;
     gone.abort();
     await first;
     await new Promise<void>((resolve) => signals[0]!.addEventListener("abort", () => resolve(), { once: true }));
@@ -51,7 +64,8 @@ describe("withOwnSignal", () => {
     answer?.();
 
     expect(await (await fetch(`${url}/page`)).text()).toBe("at once");
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The response has ended, and withOwnSignal has heard it end, written whole.
+    await closes[1];
     expect(signals[1]!.aborted).toBe(false);
   });
 

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort, nginxForTest, startProxy, waitForHttp } from "../../test/support/local-cluster.ts";
 import { KEEP_ALIVE_TIMEOUT_MS } from "./timeouts.ts";
@@ -22,7 +21,11 @@ const server = http.createServer((req, res) => {
   req.on("end", () => {
     res.end(req.method);
     if (req.method !== "GET" || req.url !== "/") return;
-    setTimeout(() => setImmediate(() => { const until = Date.now() + 2000; while (Date.now() < until); }), keepAlive - 1000);
+    setTimeout(() => setImmediate(() => {
+      process.stdout.write("busy\\n"); // a pipe's writes are synchronous: the line is out before the loop
+      const until = Date.now() + 2000;
+      while (Date.now() < until);
+    }), keepAlive - 1000);
   });
 });
 server.keepAliveTimeout = keepAlive;
@@ -41,13 +44,15 @@ describe.skipIf(!nginx)("nginx's kept connections to an instance", () => {
   it("carry a POST sent while the instance's event loop is busy as its keep-alive runs out", async () => {
     upstream = spawn(process.execPath, ["-e", UPSTREAM], { env: { ...process.env, KEEP_ALIVE_MS: String(KEEP_ALIVE_TIMEOUT_MS) }, stdio: ["ignore", "pipe", "inherit"] });
     const [line] = (await once(upstream.stdout!, "data")) as [Buffer];
+    const busy = new Promise<void>((resolve) => upstream!.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("busy") && resolve()));
     const port = await freePort();
     proxy = startProxy(nginx!, port, [Number(line.toString().trim())]);
     const url = `http://127.0.0.1:${port}`;
     await waitForHttp(`${url}/ready`, 10_000);
 
     expect(await (await fetch(`${url}/`)).text()).toBe("GET");
-    await delay(KEEP_ALIVE_TIMEOUT_MS - 500);
+    // The instance's event loop has just gone busy, and its keep-alive runs out before it is free.
+    await busy;
     const posted = await fetch(`${url}/`, { method: "POST", body: "x" });
     expect(posted.status).toBe(200);
     expect(await posted.text()).toBe("POST");

@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import { eventually } from "./poll.ts";
 import { type RunningServer, startServer } from "./server-process.ts";
 
 /** Where Debian's nginx package puts the binary; NGINX_PATH overrides it. */
@@ -115,16 +116,12 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
 }
 
 export async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const ok = await fetch(url).then(
+  const probe = () =>
+    fetch(url).then(
       (r) => r.status < 500,
       () => false,
     );
-    if (ok) return;
-    await delay(100); // between readiness probes
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+  if (!(await eventually(probe, (ok) => ok, { timeoutMs, everyMs: 100 }))) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
 /**
