@@ -118,7 +118,7 @@ export async function createServices(
   const auth = await AuthService.create(database, config, log, authMail(database.db, log, () => mail.worker.kick()));
   const gateway =
     config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY
-      ? await StripeGateway.create({ secretKey: config.STRIPE_SECRET_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, api: overrides.stripeApi })
+      ? await StripeGateway.create({ secretKey: config.STRIPE_SECRET_KEY, publishableKey: config.STRIPE_PUBLISHABLE_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, api: overrides.stripeApi })
       : new TestGateway(database.db);
   const orderEvents: OrderEvents =
     database.driver.engine === "postgres" ? new PostgresOrderEvents(database.driver.notifications, log) : new InProcessOrderEvents(database.afterCommit);
@@ -132,7 +132,7 @@ export async function createServices(
         events: catalogueEvents,
         log,
         reservationMs: config.RESERVATION_MINUTES * 60_000,
-        cancelIntent: (id) => paymentGateway.cancelIntent(id),
+        intents: paymentGateway,
         telemetry: metrics,
       })
     : null;
@@ -153,8 +153,6 @@ export async function createServices(
   watchServices(metrics, { database, catalogue, orderFeed });
   const readiness = new Readiness();
   const search = new CatalogueSearch(catalogue, log);
-  const checkout: CheckoutMode =
-    gateway.kind === "stripe" && config.STRIPE_PUBLISHABLE_KEY ? { gateway: "stripe", publishableKey: config.STRIPE_PUBLISHABLE_KEY } : { gateway: "test" };
 
   return {
     database,
@@ -165,7 +163,7 @@ export async function createServices(
     search,
     orderEvents,
     orderFeed,
-    checkout,
+    checkout: gateway.checkout,
     metrics,
     tracing,
     readiness,

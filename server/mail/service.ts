@@ -29,16 +29,22 @@ export interface MailService {
   close(): Promise<void>;
 }
 
-/** SMTP when SMTP_URL is set; otherwise .eml files under DATA_DIR/mail/. */
+/**
+ * SMTP when SMTP_URL is set; otherwise .eml files under DATA_DIR/mail/. Says which, and where,
+ * never SMTP_URL itself (it holds the password).
+ */
 export function createMailer(config: MailConfig, log: Logger): Mailer {
-  return config.SMTP_URL ? new SmtpMailer(config.SMTP_URL) : new FileMailer(path.join(config.DATA_DIR, "mail"), log);
+  if (config.SMTP_URL) {
+    log.info({ mailer: "smtp" }, "mail: sending through SMTP_URL");
+    return new SmtpMailer(config.SMTP_URL);
+  }
+  const directory = path.join(config.DATA_DIR, "mail");
+  log.info({ directory }, "mail: no SMTP_URL, so every message is written as an .eml file");
+  return new FileMailer(directory, log);
 }
 
 export function createMail(config: MailConfig, log: Logger, database: AppDatabase, options: MailOptions = {}, telemetry?: MailTelemetry): MailService {
   const mailer = options.mailer ?? createMailer(config, log);
-  // Says where mail goes, never SMTP_URL itself (it holds the password).
-  if (mailer instanceof FileMailer) log.info({ directory: mailer.directory }, "mail: no SMTP_URL, so every message is written as an .eml file");
-  else log.info({ mailer: mailer.kind }, "mail: sending through SMTP_URL");
   const worker = new MailWorker({
     db: database.db,
     engine: database.engine,

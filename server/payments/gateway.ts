@@ -1,21 +1,39 @@
+import type { Transaction } from "kysely";
 import type { CardInput, ChargeOutcome } from "../../lib/card.ts";
+import type { Schema } from "../db/schema.ts";
 
 /**
  * The card payment provider, as the shop uses it: PaymentsService knows only this port. Two
  * adapters: the built-in test gateway (no keys, no network, Stripe's test-card semantics) and
- * Stripe. Results are values, not exceptions.
+ * Stripe. Results are values, not exceptions. What one provider offers and the other does not is a
+ * member of the port (`cards`, `webhooks`), never a test of which provider it is.
  */
 export interface PaymentGateway {
+  /** Which provider: a label for the metrics and the payments' rows. */
   readonly kind: "test" | "stripe";
+  /** How the browser pays with this provider. */
+  readonly checkout: CheckoutMode;
   /** Creates a payment intent for `amountCents`. The idempotency key makes a retried call return the same intent. */
   createIntent(input: { amountCents: number; userId: string; checkoutId: string }): Promise<CreatedIntent>;
   /** The intent as the provider sees it now, or null when it has no such intent. */
   retrieveIntent(id: string): Promise<IntentState | null>;
   /**
+   * The reconciler's question about an intent the shop still has in flight (`recorded`: as its
+   * row has it): the intent as the provider has it now, or null when it has no such intent.
+   * Where the row is the intent (the test gateway), the row is the answer, read again nowhere.
+   */
+  recheckIntent(recorded: IntentState): Promise<IntentState | null>;
+  /**
    * Cancels an unpaid intent, so it can never be paid (Stripe: the intent's cancel call; the test
    * gateway: its row in our table). Throws when the provider refuses (it has just been paid).
    */
   cancelIntent(id: string): Promise<void>;
+  /**
+   * Cancels unpaid intents inside the caller's transaction, so they go with the stock released
+   * for them: the test gateway's intents are our rows; Stripe's are Stripe's, cancelled after the
+   * commit (cancelIntent), so for it this does nothing.
+   */
+  cancelWithin(trx: Transaction<Schema>, ids: string[], now: number): Promise<void>;
   /**
    * Card confirmation on our own server (the test gateway's card field); null where the browser
    * confirms with the provider itself (Stripe Elements).
@@ -27,8 +45,13 @@ export interface PaymentGateway {
    * notifications. A refusal is a value; a provider that cannot be reached throws.
    */
   refund(input: { paymentId: string; amountCents: number; idempotencyKey: string; reference: string }): Promise<RefundOutcome>;
-  /** Reads a signed notification from the provider (Stripe's webhook). */
-  parseWebhook(rawBody: string, signature: string | undefined): Promise<WebhookResult>;
+  /** The provider's signed notifications (Stripe's webhook); null where it sends none (the test gateway). */
+  readonly webhooks: Webhooks | null;
+}
+
+export interface Webhooks {
+  /** Reads a signed notification: the body exactly as received, and its signature header. */
+  parse(rawBody: string, signature: string | undefined): Promise<WebhookResult>;
 }
 
 export interface CreatedIntent {

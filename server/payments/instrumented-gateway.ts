@@ -9,11 +9,15 @@ export function instrumentedGateway(gateway: PaymentGateway, telemetry: Pick<Tel
   const timed = <T>(operation: string, call: () => Promise<T>) => telemetry.gatewayCall(gateway.kind, operation, call);
   return {
     kind: gateway.kind,
+    checkout: gateway.checkout,
     cards: gateway.cards,
+    webhooks: gateway.webhooks,
     createIntent: (input) => timed("create_intent", () => gateway.createIntent(input)),
     retrieveIntent: (id) => timed("retrieve_intent", () => gateway.retrieveIntent(id)),
+    recheckIntent: (recorded) => timed("retrieve_intent", () => gateway.recheckIntent(recorded)),
     cancelIntent: (id) => timed("cancel_intent", () => gateway.cancelIntent(id)),
+    // A statement in the caller's transaction, not a call to the provider.
+    cancelWithin: (trx, ids, now) => gateway.cancelWithin(trx, ids, now),
     refund: (input) => timed("refund", () => gateway.refund(input)),
-    parseWebhook: (rawBody, signature) => gateway.parseWebhook(rawBody, signature),
   };
 }

@@ -27,8 +27,8 @@ export const REFUND_GRACE_MS = 60_000;
  * The payment intents in flight, looked after. Each run goes through every one of them, least
  * recently checked first (so no number of abandoned intents keeps a paid one waiting): one the
  * gateway reports paid gets its order; one unpaid past the TTL is cancelled at the gateway and
- * here. Only a gateway that can be asked is asked (Stripe); the test gateway's intents are our
- * own rows, so for it a run only expires the old ones. One instance at a time runs it (a
+ * here. The gateway is asked about each (recheckIntent): Stripe is; the test gateway's intents
+ * are our own rows, so for it a run only expires the old ones. One instance at a time runs it (a
  * PostgreSQL advisory lock); `main.ts` starts it, tests call `run` with their own clock.
  */
 export class PaymentReconciler {
@@ -85,7 +85,7 @@ export class PaymentReconciler {
   private async check(payment: Payment, now: number): Promise<"fulfilled" | "canceled" | "pending"> {
     const { database, gateway, payments, ttlMs } = this.deps;
     const expired = payment.created < now - ttlMs;
-    const state = gateway.kind === "test" ? null : await gateway.retrieveIntent(payment.id);
+    const state = await gateway.recheckIntent(payment);
     if (state?.status === "succeeded") {
       const order = await payments.fulfilFromGateway(payment, state);
       await markChecked(database.db, payment.id, now);
@@ -96,9 +96,9 @@ export class PaymentReconciler {
       return "canceled";
     }
     if (expired) {
-      // Cancelled at the gateway first: if it was paid meanwhile, the gateway refuses (this run
-      // logs it) and the next run finds it paid.
-      if (gateway.kind === "test" || state !== null) await gateway.cancelIntent(payment.id);
+      // Cancelled at the gateway first (unless it has no such intent): if it was paid meanwhile,
+      // the gateway refuses (this run logs it) and the next run finds it paid.
+      if (state !== null) await gateway.cancelIntent(payment.id);
       await markChecked(database.db, payment.id, now, true);
       return "canceled";
     }

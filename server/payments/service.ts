@@ -180,9 +180,9 @@ export class PaymentsService {
 
   /** POST /api/payment/webhook (Stripe): a signed payment_intent.succeeded fulfils as complete does. */
   async webhook(rawBody: string, signature: string | undefined): Promise<PaymentResult<{ received: true }>> {
-    const gateway = this.deps.gateway;
-    if (gateway.kind !== "stripe") return fail(404, "Webhooks are for the Stripe gateway.");
-    const parsed = await gateway.parseWebhook(rawBody, signature);
+    const { gateway } = this.deps;
+    if (!gateway.webhooks) return fail(404, "Webhooks are for the Stripe gateway.");
+    const parsed = await gateway.webhooks.parse(rawBody, signature);
     if (!parsed.ok) return fail(400, parsed.message);
     const { event } = parsed;
     if (event.type === "payment_succeeded") {

@@ -1,8 +1,10 @@
 import type Stripe from "stripe";
-import type { CreatedIntent, GatewayEvent, GatewayRefund, IntentState, IntentStatus, PaymentGateway, RefundOutcome, WebhookResult } from "./gateway.ts";
+import type { CheckoutMode, CreatedIntent, GatewayEvent, GatewayRefund, IntentState, IntentStatus, PaymentGateway, RefundOutcome, WebhookResult, Webhooks } from "./gateway.ts";
 
 export interface StripeOptions {
   secretKey: string;
+  /** What Stripe.js in the browser confirms the card with. */
+  publishableKey: string;
   webhookSecret?: string;
   /** Where the Stripe API is; tests point it at a local stub. */
   api?: { host: string; port: number; protocol: "http" | "https" };
@@ -22,12 +24,16 @@ export class StripeGateway implements PaymentGateway {
   readonly kind = "stripe" as const;
   /** Stripe.js confirms the card in the browser; our server never sees it. */
   readonly cards = null;
+  readonly checkout: CheckoutMode;
+  readonly webhooks: Webhooks = { parse: (rawBody, signature) => this.parseWebhook(rawBody, signature) };
 
   private constructor(
     private readonly options: StripeOptions,
     private readonly stripe: Stripe,
     private readonly sdk: typeof Stripe,
-  ) {}
+  ) {
+    this.checkout = { gateway: "stripe", publishableKey: options.publishableKey };
+  }
 
   /** The SDK is loaded only here: a shop on the test gateway never holds it in memory. */
   static async create(options: StripeOptions): Promise<StripeGateway> {
@@ -55,9 +61,16 @@ export class StripeGateway implements PaymentGateway {
     }
   }
 
+  recheckIntent(recorded: IntentState): Promise<IntentState | null> {
+    return this.retrieveIntent(recorded.id);
+  }
+
   async cancelIntent(id: string): Promise<void> {
     await this.stripe.paymentIntents.cancel(id, { cancellation_reason: "abandoned" });
   }
+
+  /** Stripe's intents are not our rows: they are cancelled at Stripe after the commit (cancelIntent). */
+  async cancelWithin(): Promise<void> {}
 
   /**
    * Stripe's Refunds API, with the idempotency key: a retry (ours, the SDK's, another instance's)
@@ -77,7 +90,7 @@ export class StripeGateway implements PaymentGateway {
   }
 
   /** Checks a webhook's signature against the raw body (never a re-serialised one) and reads the event. */
-  async parseWebhook(rawBody: string, signature: string | undefined): Promise<WebhookResult> {
+  private async parseWebhook(rawBody: string, signature: string | undefined): Promise<WebhookResult> {
     if (!this.options.webhookSecret) return { ok: false, message: "Webhooks are not configured (STRIPE_WEBHOOK_SECRET)." };
     if (!signature) return { ok: false, message: "The Stripe-Signature header is missing." };
     try {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Schema } from "../db/schema.ts";
-import type { CardConfirmation, CreatedIntent, IntentState, PaymentGateway, RefundOutcome, WebhookResult } from "./gateway.ts";
+import type { CardConfirmation, CreatedIntent, IntentState, PaymentGateway, RefundOutcome } from "./gateway.ts";
 import { findPayment } from "./store.ts";
 import { chargeOutcome } from "./test-cards.ts";
 
@@ -14,6 +14,9 @@ const hashSecret = (secret: string): string => createHash("sha256").update(secre
  */
 export class TestGateway implements PaymentGateway {
   readonly kind = "test" as const;
+  readonly checkout = { gateway: "test" } as const;
+  /** Nothing sends it notifications. */
+  readonly webhooks = null;
 
   readonly cards: CardConfirmation = {
     /** The intent id inside a client secret ("pi_…_secret_…"), as Stripe's are built. */
@@ -44,6 +47,11 @@ export class TestGateway implements PaymentGateway {
     return payment && { id, status: payment.status, amountCents: payment.amountCents, created: payment.created, userId: payment.userId };
   }
 
+  /** Its intents are our rows: the row in flight is all there is to know. */
+  async recheckIntent(recorded: IntentState): Promise<IntentState> {
+    return recorded;
+  }
+
   /** Our own row: cancelled unless it has been paid. */
   async cancelIntent(id: string): Promise<void> {
     const result = await this.db
@@ -58,12 +66,14 @@ export class TestGateway implements PaymentGateway {
     }
   }
 
+  /** Our own rows, in the caller's transaction: cancelled unless they have been paid. */
+  async cancelWithin(trx: Transaction<Schema>, ids: string[], now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await trx.updateTable("payments").set({ status: "canceled", updated: now }).where("id", "in", ids).where("gateway", "=", "test").where("status", "!=", "succeeded").execute();
+  }
+
   /** Refunds at once; the same idempotency key names the same refund, as Stripe's would. */
   async refund({ idempotencyKey }: { idempotencyKey: string }): Promise<RefundOutcome> {
     return { ok: true, id: `re_${hashSecret(idempotencyKey).slice(0, 24)}`, status: "succeeded" };
-  }
-
-  async parseWebhook(): Promise<WebhookResult> {
-    return { ok: false, message: "Webhooks are for the Stripe gateway." };
   }
 }

@@ -20,10 +20,18 @@ export interface StockDeps {
   log: Logger;
   reservationMs: number;
   /** Cancels a released or expired checkout's intent at the payment gateway, so a late payment cannot go through. */
-  cancelIntent?: (paymentId: string) => Promise<void>;
+  intents?: IntentCancelling;
   /** storefront_stock_reservations_total{outcome}, once per checkout. */
   telemetry?: Pick<Telemetry, "stockReservation">;
   now?: () => number;
+}
+
+/** The payment gateway, as far as stock cares (PaymentGateway offers both). */
+export interface IntentCancelling {
+  /** In the transaction that gives the units back: intents that are rows of ours are cancelled with them. */
+  cancelWithin(trx: Transaction<Schema>, ids: string[], now: number): Promise<void>;
+  /** After the commit, at the provider. */
+  cancelIntent(id: string): Promise<void>;
 }
 
 /** A checkout's payment, as far as stock cares. */
@@ -88,7 +96,7 @@ export class StockService {
         const wanted = new Map(lines.map((line) => [line.id, line]));
         // The products' rows, which every checkout of the same products must wait for, are locked
         // last, just before the commit: the payment and reservation rows are written first.
-        await this.cancelTestPayments(trx, given.map((row) => row.payment_id), now);
+        await this.deps.intents?.cancelWithin(trx, given.map((row) => row.payment_id), now);
         await record(trx);
         // No answer needed: on PostgreSQL the payment's and the reservations' inserts go out with the products' update.
         await insertHolds.withNext(trx, { paymentId: payment.id, userId: payment.userId, productIds: lines.map((line) => line.id), amounts: lines.map((line) => line.amount), expiresAt: now + this.deps.reservationMs, now });
@@ -258,7 +266,7 @@ export class StockService {
         const units = given.filter((row) => row.product_id === id).reduce((sum, row) => sum + row.amount, 0);
         await trx.updateTable("products").set({ reserved: sql<number>`reserved - ${units}`, updated: now }).where("id", "=", id).execute();
       }
-      await this.cancelTestPayments(trx, [paymentId], now);
+      await this.deps.intents?.cancelWithin(trx, [paymentId], now);
       if (ids.length > 0) await this.deps.events.publish(trx, { ids });
       lapsed = ids.length > 0;
     });
@@ -272,10 +280,10 @@ export class StockService {
 
   /** After the commit: the released checkouts' intents are cancelled at the gateway too (a failure is logged; the reconciler retries expired ones). */
   private async cancelAtGateway(paymentIds: string[]): Promise<void> {
-    const cancel = this.deps.cancelIntent;
-    if (!cancel) return;
+    const intents = this.deps.intents;
+    if (!intents) return;
     for (const id of new Set(paymentIds)) {
-      await cancel(id).catch((error: unknown) => this.deps.log.warn({ err: error, paymentIntent: id }, "could not cancel a released checkout's intent"));
+      await intents.cancelIntent(id).catch((error: unknown) => this.deps.log.warn({ err: error, paymentIntent: id }, "could not cancel a released checkout's intent"));
     }
   }
 
@@ -284,15 +292,6 @@ export class StockService {
     let query = trx.updateTable("reservations").set({ state: "expired" }).where("state", "=", "held");
     query = "paymentId" in which ? query.where("payment_id", "=", which.paymentId) : query.where("product_id", "in", which.productIds).where("expires_at", "<=", now);
     return query.returning(["payment_id", "product_id", "amount"]).execute();
-  }
-
-  /**
-   * The built-in gateway's intents are our own rows: canceling one is marking it so. A Stripe
-   * intent is left to Stripe (a late payment there is fulfilled, oversold if need be).
-   */
-  private async cancelTestPayments(trx: Transaction<Schema>, ids: string[], now: number): Promise<void> {
-    if (ids.length === 0) return;
-    await trx.updateTable("payments").set({ status: "canceled", updated: now }).where("id", "in", ids).where("gateway", "=", "test").where("status", "!=", "succeeded").execute();
   }
 
   /**
