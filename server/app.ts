@@ -24,7 +24,8 @@ import type { PageRenderer } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import type { PageRoutes } from "./observability/page-routes.ts";
 import { requestObserver } from "./observability/request-observer.ts";
-import { fromShell, pageCaches, pages } from "./pages.ts";
+import { pageCaches } from "./page-cache/index.ts";
+import { pages } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 export interface AppDeps {
@@ -68,7 +69,7 @@ export function createPipeline({ config, log, services, ssr, clientDir, pageRout
     hsts: config.PUBLIC_URL.startsWith("https:") ? "max-age=31536000; includeSubDomains" : false,
   });
   const catalogueAnswers = new PreparedAnswers();
-  const caches = ssr ? pageCaches(config, services) : null;
+  const caches = ssr ? pageCaches(config, services, () => ssr.routes()) : null;
 
   const app = new Hono<AppEnv>();
   app.onError(errorHandler(services.database, log));
@@ -102,7 +103,7 @@ export function createPipeline({ config, log, services, ssr, clientDir, pageRout
         security,
         catalogue: { list: () => services.catalogue.list(), answers: catalogueAnswers },
         pages: caches ? { cache: caches.anonymous, hasSessionCookie: (headers) => services.auth.hasSessionCookie(headers) } : undefined,
-        shells: caches ? { personal: caches.personal, fromShell, knownUser: (cookies) => services.auth.knownUser(cookies) } : undefined,
+        shells: caches ? { personal: caches.personal, fromShell: caches.fromShell, knownUser: (cookies) => services.auth.knownUser(cookies) } : undefined,
       },
       withSmallBodies(getRequestListener(app.fetch)),
     );

@@ -4,72 +4,11 @@ import type { SessionUser } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { databaseAway, databaseIsAway } from "./http/errors.ts";
-import { PageCache } from "./http/page-cache.ts";
 import { withOwnSignal } from "./http/page-request.ts";
-import { placeholderUser } from "./http/personal-shell.ts";
-import { PersonalShells } from "./http/personal-shells.ts";
-import { AffectedPages } from "./catalogue/affected-pages.ts";
 import { loadContextFactory, type PageRenderer } from "./load-context.ts";
 import type { Logger } from "./log.ts";
+import { type PageCaches, placeholderUser } from "./page-cache/index.ts";
 import type { Services } from "./services.ts";
-
-const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
-const SHELL_BYTES = 16 * 1024 * 1024;
-
-/**
- * The pages a signed-in visitor gets from a personal shell: those whose loaders and actions read
- * nothing of the user or the session but what the root loader returns (the catalogue's pages, the
- * cart, the language page), so the page differs from the anonymous one only where the root
- * loader's user shows. An explicit list, not a rule guessed from the routes: a page added later
- * (orders, payment, the back office, the account pages, anything that reads the user) is rendered
- * in full for every request until someone checks its loader and adds it here. Exact, lower-case
- * paths (React Router also matches "/CART/"; those render in full); never React Router's data
- * requests (/products/1.data).
- */
-const SHELL_PAGES = /^\/(?:|cart|language|search|products\/[^/]+|results\/[^/]+)$/;
-export const fromShell = (pathname: string): boolean => SHELL_PAGES.test(pathname) && !pathname.endsWith(".data");
-
-/**
-/** The pages kept in memory: anonymous pages, and the personal shells of signed-in visitors' pages. */
-export interface PageCaches {
-  anonymous: PageCache;
-  personal: PersonalShells;
-}
-
-/**
- * Anonymous pages are the same for everyone (the basket lives in the browser): rendered once per
- * address, until the catalogue changes; the shared-answers step (http/shared-answers.ts) also
- * answers their hits. Signed-in visitors get the pages of SHELL_PAGES from personal shells
- * (http/personal-shells.ts): the page rendered once per address and kind of user for a placeholder
- * user, filled with theirs per response. Both drop exactly the pages a catalogue change touches.
- * Null when pages are not cached (development, or PAGE_CACHE_ENTRIES=0). `shells` is given by
- * tests that look at what is kept.
- */
-export function pageCaches(config: Pick<Config, "NODE_ENV" | "PAGE_CACHE_ENTRIES">, services: Services, shells?: PersonalShells): PageCaches | null {
-  if (config.PAGE_CACHE_ENTRIES <= 0 || config.NODE_ENV === "development") return null;
-  const anonymous = new PageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: PAGE_CACHE_BYTES, telemetry: services.metrics });
-  const personal = shells ?? new PersonalShells({ maxEntries: config.PAGE_CACHE_ENTRIES, maxBytes: SHELL_BYTES });
-  // Only the pages that show a changed product go (a sale must not empty the cache).
-  const affected = new AffectedPages();
-  void services.catalogue.list().then(
-    (products) => affected.remember(products),
-    () => {},
-  );
-  services.catalogue.onChange((change) => {
-    void services.catalogue.list().then(
-      (products) => {
-        const pages = affected.of(change, products);
-        anonymous.drop(pages);
-        personal.drop(pages);
-      },
-      () => {
-        anonymous.clear();
-        personal.clear();
-      },
-    );
-  });
-  return { anonymous, personal };
-}
 
 /**
  * Who may see the page asked for: on a back-office route (gate.ts), the admin, or nobody (an
@@ -89,7 +28,6 @@ export function pages(
   const ssr = renderer.handle;
   const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
   const pageCache = caches?.anonymous;
-  const personal = caches?.personal;
   // The guard's view of the route table, made again only when the table is another (development).
   const guards = new WeakMap<BuildRoutes, BackOfficeRoutes>();
   const backOffice = async (): Promise<BackOfficeRoutes> => {
@@ -105,8 +43,9 @@ export function pages(
     const nonce = c.get("cspNonce");
     const url = new URL(c.req.url);
     const user = c.get("user");
-    if (user && personal && c.req.method === "GET" && fromShell(url.pathname)) {
-      const filled = await personal.page(url.pathname + url.search, user, nonce, c.req.header("accept-encoding"), async () => ({
+    // A page whose route declares `shell: true` (page-cache/shell-routes.ts) comes from the personal shell.
+    if (user && caches && c.req.method === "GET" && (await caches.shells)(url.pathname)) {
+      const filled = await caches.personal.page(url.pathname + url.search, user, nonce, c.req.header("accept-encoding"), async () => ({
         response: await ssr(withoutCredentials(c.req.raw), { ...createLoadContext(c), user: placeholderUser(user.role) }),
         nonce,
       }));

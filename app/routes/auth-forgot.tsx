@@ -4,6 +4,8 @@ import { field } from "../auth/form.ts";
 import { Spinner } from "../components/Spinner.tsx";
 import { pageMeta } from "../meta.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = () => pageMeta("Forgot your password?", "Get a link to choose a new Storefront password.");
 
 /**

@@ -4,6 +4,8 @@ import { field } from "../auth/form.ts";
 import { Spinner } from "../components/Spinner.tsx";
 import { pageMeta } from "../meta.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = () => pageMeta("Choose a new password", "Choose a new password for your Storefront account.");
 
 export async function loader({ request, context }: Route.LoaderArgs) {

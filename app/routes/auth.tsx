@@ -5,6 +5,8 @@ import { field } from "../auth/form.ts";
 import { Spinner } from "../components/Spinner.tsx";
 import { pageMeta } from "../meta.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = () => pageMeta("Sign In", "Sign in to Storefront or create your account.");
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -9,6 +9,8 @@ import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 import { itemCount } from "../text.ts";
 
+export const handle = { shell: true };
+
 export const meta: Route.MetaFunction = () => pageMeta("Shopping basket", "Review the items in your Storefront basket.");
 
 /** What is available of each product whose stock is tracked, to mark lines that ask for more. */

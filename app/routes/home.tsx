@@ -14,6 +14,8 @@ import { HydrateLater, cardTurn } from "../components/HydrateLater.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 
+export const handle = { shell: true };
+
 export const meta: Route.MetaFunction = () =>
   pageMeta("Storefront", "Shop electronics, jewelry, men's and women's clothing at Storefront, with delivery to Ethiopia.");
 

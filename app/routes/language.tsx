@@ -2,6 +2,8 @@ import type { Route } from "./+types/language";
 import flagUs from "../assets/flag-us.svg";
 import { pageMeta } from "../meta.ts";
 
+export const handle = { shell: true };
+
 export const meta: Route.MetaFunction = () => pageMeta("Language settings", "Choose the language Storefront is shown in.");
 
 export default function Language() {

@@ -6,6 +6,8 @@ import { OrderCard } from "../components/OrderCard.tsx";
 import { pageMeta } from "../meta.ts";
 import { type PageOrder, pageOrdersFrom, pageOrdersJson } from "../orders/page-order.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = () => pageMeta("Your Orders", "Your Storefront orders.");
 
 const PAGE = 10;

@@ -10,6 +10,8 @@ import { pageMeta } from "../meta.ts";
 import { type CardEntryHandle, errorMessage, postJson, TRY_AGAIN } from "../payments/card-entry.ts";
 import { TestCardField } from "../payments/TestCardField.tsx";
 
+export const handle = { shell: false };
+
 // Stripe.js and its React bindings are fetched only when the shop runs on Stripe.
 const StripeCardField = lazy(() => import("../payments/StripeCardField.tsx"));
 

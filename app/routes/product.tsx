@@ -4,6 +4,8 @@ import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 import { shorten } from "../text.ts";
 
+export const handle = { shell: true };
+
 export async function loader({ context, params }: Route.LoaderArgs) {
   const product = await context.catalogue.product(params.productId);
   if (!product) return data({ product: null, origin: "" }, { status: 404 });

@@ -3,6 +3,8 @@ import { HydrateLater, cardTurn } from "../components/HydrateLater.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 
+export const handle = { shell: true };
+
 export const meta: Route.MetaFunction = ({ params }) =>
   pageMeta(`Results for ${params.categoryName}`, `Browse ${params.categoryName} at Storefront.`);
 

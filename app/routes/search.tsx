@@ -4,6 +4,8 @@ import type { TitlePart } from "../../server/search/service.ts";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 
+export const handle = { shell: true };
+
 // More than the catalogue holds today; a bound so a huge remote catalogue cannot make a huge page.
 const PAGE_LIMIT = 100;
 

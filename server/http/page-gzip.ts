@@ -1,5 +1,5 @@
 import { constants, crc32, deflateRawSync } from "node:zlib";
-import { GZIP_HEADER, crcCombine, crcShift, gzipTrailer } from "./spliced-gzip.ts";
+import { GZIP_HEADER, crcCombine, crcShift, gzipTrailer } from "./gzip-member.ts";
 
 const STYLE_OPEN = Buffer.from("<style");
 const STYLE_CLOSE = Buffer.from("</style>");
@@ -21,7 +21,7 @@ interface Stylesheet {
   plain: Buffer;
   deflated: Buffer;
   crc: number;
-  /** The operator that moves a CRC past the stylesheet (spliced-gzip.ts). */
+  /** The operator that moves a CRC past the stylesheet (gzip-member.ts). */
   shift: number;
 }
 

@@ -3,7 +3,7 @@
  * a kept page's parts go out as they are kept, with each response's few bytes between them.
  * Joining them into one array per response cost more than the rest of a cached page together: a
  * new off-heap array of the page's size per response, whose memory made V8 run a full garbage
- * collection every few hundred milliseconds under load. Kept pages (http/spliced-gzip.ts) answer
+ * collection every few hundred milliseconds under load. Kept pages (page-cache/spliced-gzip.ts) answer
  * in pieces; the catalogue API's prepared answers are one piece.
  */
 export type Pieces = readonly Uint8Array[];

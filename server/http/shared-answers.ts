@@ -4,9 +4,8 @@ import type { Product } from "../catalogue/product.ts";
 import type { Logger } from "../log.ts";
 import type { RequestObserver } from "../observability/request-observer.ts";
 import type { SessionUser } from "../auth/auth.ts";
-import type { PageCache } from "./page-cache.ts";
+import type { PageCache, PersonalShells } from "../page-cache/index.ts";
 import { isFilePath } from "./paths.ts";
-import type { PersonalShells } from "./personal-shells.ts";
 import { newNonce, type SecurityHeaderSet } from "./security-headers.ts";
 import { byteLength, type Pieces } from "./pieces.ts";
 
@@ -28,7 +27,7 @@ export interface SharedAnswersDeps {
   pages?: { cache: PageCache; hasSessionCookie(headers: Headers): boolean };
   /**
    * Signed-in visitors' pages from the personal shells already kept: which addresses come from a
-   * shell (pages.ts), and whose a cookie header is when this process has already verified it.
+   * shell (the routes' declarations: page-cache/shell-routes.ts), and whose a cookie header is when this process has already verified it.
    */
   shells?: { personal: PersonalShells; fromShell(path: string): boolean; knownUser(cookies: string): SessionUser | null };
 }
@@ -50,44 +49,8 @@ const MANIFEST_PATH = "/__manifest";
  * untouched.
  */
 export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener): RequestListener {
-  const { log, observer, security, catalogue, pages, shells } = deps;
-  /** Each answer's headers plus the security headers it does not set itself, as node:http's flat list. */
-  const headerLists = new WeakMap<Record<string, string>, string[]>();
-
-  const headerList = (answer: SharedAnswer): string[] => {
-    let list = headerLists.get(answer.headers);
-    if (!list) {
-      const own = new Set(Object.keys(answer.headers).map((name) => name.toLowerCase()));
-      list = Object.entries(answer.headers).flat();
-      for (const [name, value] of security.fixed) if (!own.has(name.toLowerCase())) list.push(name, value);
-      headerLists.set(answer.headers, list);
-    }
-    return list;
-  };
-
-  const send = (req: IncomingMessage, res: ServerResponse, started: number, route: string, answer: SharedAnswer, nonce: string, userId?: string) => {
-    // Nothing here should throw (the answers are made and checked once); if it ever does, the
-    // request fails alone, as Hono's adapter would make it, instead of the process.
-    const failed = (error: unknown) => {
-      log.error({ err: error }, "shared answer failed");
-      res.destroy();
-    };
-    try {
-      observer.observe(req, started, route, (requestId) => {
-        const headers = [...headerList(answer), "X-Request-Id", requestId, "Content-Security-Policy", security.policy(nonce)];
-        if (answer.body && !("Content-Length" in answer.headers)) headers.push("Content-Length", String(byteLength(answer.body)));
-        // HEAD and 304 send no body: node:http drops it (and keeps the Content-Length, as Hono's adapter does).
-        // The pieces written in one turn go out in one system call (node:http corks the socket until the next tick).
-        res.writeHead(answer.status, headers);
-        const pieces = answer.body ?? [];
-        for (let i = 0; i < pieces.length - 1; i++) res.write(pieces[i]);
-        res.end(pieces.at(-1));
-        return answer.status;
-      }, userId);
-    } catch (error) {
-      failed(error);
-    }
-  };
+  const { observer, catalogue, pages, shells } = deps;
+  const send = answerSender(deps);
 
   const catalogueAnswer = (req: IncomingMessage, res: ServerResponse, url: string, started: number) => {
     catalogue!.list().then(
@@ -111,7 +74,7 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
   const sharedPage = (req: IncomingMessage, url: string): boolean => {
     if (!pages || req.method !== "GET" || !pages.cache.has(url)) return false;
     const path = pathOf(url);
-    // The page cache never keeps a back-office page (pages.ts): only the guard's view of route discovery is left to route around.
+    // The page cache never keeps a back-office page (server/pages.ts): only the guard's view of route discovery is left to route around.
     if (path === MANIFEST_PATH) return false;
     const cookie = req.headers.cookie;
     return !cookie || !pages.hasSessionCookie(new Headers({ cookie }));
@@ -149,6 +112,48 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
     if (sharedPage(req, url)) return pageAnswer(req, res, url, started);
     return hono(req, res);
   };
+}
+
+/** Writes a shared answer as the Hono chain would: observed, with the security headers and this response's nonce. */
+function answerSender({ log, observer, security }: Pick<SharedAnswersDeps, "log" | "observer" | "security">) {
+  /** Each answer's headers plus the security headers it does not set itself, as node:http's flat list. */
+  const headerLists = new WeakMap<Record<string, string>, string[]>();
+
+  const headerList = (answer: SharedAnswer): string[] => {
+    let list = headerLists.get(answer.headers);
+    if (!list) {
+      const own = new Set(Object.keys(answer.headers).map((name) => name.toLowerCase()));
+      list = Object.entries(answer.headers).flat();
+      for (const [name, value] of security.fixed) if (!own.has(name.toLowerCase())) list.push(name, value);
+      headerLists.set(answer.headers, list);
+    }
+    return list;
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, started: number, route: string, answer: SharedAnswer, nonce: string, userId?: string) => {
+    // Nothing here should throw (the answers are made and checked once); if it ever does, the
+    // request fails alone, as Hono's adapter would make it, instead of the process.
+    const failed = (error: unknown) => {
+      log.error({ err: error }, "shared answer failed");
+      res.destroy();
+    };
+    try {
+      observer.observe(req, started, route, (requestId) => {
+        const headers = [...headerList(answer), "X-Request-Id", requestId, "Content-Security-Policy", security.policy(nonce)];
+        if (answer.body && !("Content-Length" in answer.headers)) headers.push("Content-Length", String(byteLength(answer.body)));
+        // HEAD and 304 send no body: node:http drops it (and keeps the Content-Length, as Hono's adapter does).
+        // The pieces written in one turn go out in one system call (node:http corks the socket until the next tick).
+        res.writeHead(answer.status, headers);
+        const pieces = answer.body ?? [];
+        for (let i = 0; i < pieces.length - 1; i++) res.write(pieces[i]);
+        res.end(pieces.at(-1));
+        return answer.status;
+      }, userId);
+    } catch (error) {
+      failed(error);
+    }
+  };
+  return send;
 }
 
 /** A request that says it has a body takes the pipeline's body limit: Hono's. */

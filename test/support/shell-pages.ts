@@ -5,11 +5,11 @@ import { loadConfig } from "../../server/config.ts";
 import { compression } from "../../server/http/compression.ts";
 import { contentSecurityPolicy } from "../../server/http/csp.ts";
 import type { AppEnv } from "../../server/http/env.ts";
-import { PersonalShells } from "../../server/http/personal-shells.ts";
 import { securityHeaderSet, securityHeaders } from "../../server/http/security-headers.ts";
 import type { PageRenderer } from "../../server/load-context.ts";
 import { createLogger } from "../../server/log.ts";
-import { pageCaches, pages } from "../../server/pages.ts";
+import { PersonalShells, pageCaches } from "../../server/page-cache/index.ts";
+import { pages } from "../../server/pages.ts";
 import type { Services } from "../../server/services.ts";
 import { TEST_ORIGIN } from "./app.ts";
 
@@ -35,6 +35,6 @@ export function pagesLayer(ssr: PageRenderer, services: Services, options: { cac
         }
       : sessionMiddleware(services.auth),
   );
-  app.all("*", pages(ssr, { config, log, services, caches: pageCaches(config, services, shells) }));
+  app.all("*", pages(ssr, { config, log, services, caches: pageCaches(config, services, () => ssr.routes(), shells) }));
   return { app, shells };
 }

@@ -5,6 +5,8 @@ import { requireAdmin } from "../../admin/guard.ts";
 import { AdminTable, When } from "../../admin/ui.tsx";
 import { pageMeta } from "../../meta.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = () => pageMeta("Audit log", "Every change made in the back office.");
 
 const PAGE = 25;

@@ -4,6 +4,8 @@ import { requireAdmin } from "../../admin/guard.ts";
 import { ADMIN_SECTIONS } from "../../admin/nav.ts";
 import { pageMeta } from "../../meta.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = () => pageMeta("Back office", "Run the shop.");
 
 export function loader({ context }: Route.LoaderArgs) {

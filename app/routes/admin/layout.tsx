@@ -8,7 +8,7 @@ import { ADMIN_SECTIONS } from "../../admin/nav.ts";
  * (server/admin/gate.ts) lets only an admin reach them, whatever the spelling of the address, and
  * shows anyone else the shop's unknown-address page.
  */
-export const handle = { backOffice: true };
+export const handle = { backOffice: true, shell: false };
 
 export function loader({ context }: Route.LoaderArgs) {
   return { admin: requireAdmin(context).actor.name };

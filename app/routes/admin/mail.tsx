@@ -5,6 +5,8 @@ import type { MailKind } from "../../../server/mail/templates/index.ts";
 import { AdminTable, When } from "../../admin/ui.tsx";
 import { pageMeta } from "../../meta.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = () => pageMeta("Mail", "The mail outbox: sent, pending and failed messages.");
 
 const PAGE = 25;

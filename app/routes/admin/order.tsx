@@ -8,6 +8,8 @@ import { readRefundForm } from "../../admin/refund-form.ts";
 import { AdminTable, When } from "../../admin/ui.tsx";
 import { pageMeta } from "../../meta.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = ({ params }) => pageMeta(`Order ${params.orderId}`, "One order: lines, customer, payment, refunds.");
 
 export async function loader({ context, params }: Route.LoaderArgs) {

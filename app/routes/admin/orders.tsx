@@ -6,6 +6,8 @@ import { isOrderStatus, STATUS_LABELS } from "../../admin/labels.ts";
 import { AdminTable, When } from "../../admin/ui.tsx";
 import { pageMeta } from "../../meta.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = () => pageMeta("Orders", "Every customer's orders.");
 
 const PAGE = 25;

@@ -5,6 +5,8 @@ import { ProductFields, type ProductFormValues, productFormValues } from "../../
 import { Spinner } from "../../components/Spinner.tsx";
 import { pageMeta } from "../../meta.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = ({ loaderData }) => pageMeta(loaderData ? `Edit ${loaderData.product.title}` : "Edit product", "Change a product of the shop.");
 
 function productId(raw: string): number {

@@ -5,6 +5,8 @@ import { EMPTY_PRODUCT, ProductFields, productFormValues } from "../../admin/Pro
 import { Spinner } from "../../components/Spinner.tsx";
 import { pageMeta } from "../../meta.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = () => pageMeta("Add a product", "Add a product to the shop.");
 
 export async function loader({ context }: Route.LoaderArgs) {

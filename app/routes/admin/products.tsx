@@ -7,6 +7,8 @@ import { Price } from "../../components/Price.tsx";
 import { pageMeta } from "../../meta.ts";
 import { formatCount } from "../../text.ts";
 
+export const handle = { shell: false };
+
 export const meta: Route.MetaFunction = () => pageMeta("Products", "Every product of the shop.");
 
 export async function loader({ context, request }: Route.LoaderArgs) {

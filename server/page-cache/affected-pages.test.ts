@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AffectedPages } from "./affected-pages.ts";
-import type { Product } from "./product.ts";
+import type { Product } from "../catalogue/product.ts";
 
 const product = (id: number, category: string, stock: number): Product => ({ id, title: `P${id}`, priceCents: 100, description: "", category, image: "/x.svg", rating: { rate: 0, count: 0 }, stock });
 const before = [product(8, "jewelery", 3), product(2, "men's clothing", 100), product(13, "electronics", 100)];

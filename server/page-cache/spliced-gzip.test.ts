@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { joined } from "./pieces.ts";
+import { joined } from "../http/pieces.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 describe("a spliced gzip", () => {

@@ -1,6 +1,6 @@
 import { availabilityText } from "../../lib/stock.ts";
-import type { CatalogueChange } from "./catalogue.ts";
-import { parseProductId, type Product } from "./product.ts";
+import type { CatalogueChange } from "../catalogue/catalogue.ts";
+import { parseProductId, type Product } from "../catalogue/product.ts";
 
 /** What the pages show of a product: everything but the exact stock, which shows only as its text. */
 const shown = ({ stock, ...rest }: Product): string => JSON.stringify({ ...rest, stock: availabilityText(stock) });

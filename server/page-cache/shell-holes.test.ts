@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cutShell, fills, placeholderUser } from "./personal-shell.ts";
+import { cutShell, fills, placeholderUser } from "./shell-holes.ts";
 
 const placeholder = placeholderUser("customer");
 const name = placeholder.email.split("@")[0]!;

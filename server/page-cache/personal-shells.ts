@@ -1,10 +1,10 @@
 import type { SessionUser } from "../auth/auth.ts";
-import { acceptsGzip } from "./compression.ts";
-import { shareablePage } from "./page-cache.ts";
-import { type CutShell, cutShell, fills } from "./personal-shell.ts";
-import type { SharedAnswer } from "./shared-answers.ts";
+import { acceptsGzip } from "../http/compression.ts";
+import { shareablePage } from "./anonymous-pages.ts";
+import { type CutShell, cutShell, fills } from "./shell-holes.ts";
+import type { SharedAnswer } from "../http/shared-answers.ts";
 import { SizedLru } from "./sized-lru.ts";
-import { joined } from "./pieces.ts";
+import { joined } from "../http/pieces.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Shell extends CutShell {

@@ -9,7 +9,7 @@ import { confirmEmail } from "../../test/support/confirm-email.ts";
 import { builtPages } from "../../test/support/pages.ts";
 import { ChangingCatalogue } from "../../test/support/changing-catalogue.ts";
 import { pagesLayer } from "../../test/support/shell-pages.ts";
-import { SHELL_MARK } from "./personal-shell.ts";
+import { SHELL_MARK } from "./shell-holes.ts";
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
 interface Shopper {
