@@ -19,7 +19,7 @@ export type ShellRender = () => Promise<{ response: Response; nonce: string }>;
 
 /**
  * Signed-in pages from personal shells (partial prerendering): one shell per address and kind of
- * user (customer, admin), rendered once for a placeholder user (personal-shell.ts) and filled per
+ * user (customer, admin), rendered once for a placeholder user (shell-holes.ts) and filled per
  * response with the user's values and the response's nonce, gzipped without compressing the page
  * again (SplicedGzip). A shell holds no user's data, so sharing it cannot leak one user's page to
  * another; the answers built from it are private. Bounded by entries and bytes (least recently
