@@ -13,7 +13,7 @@ const CONFIRM = "Confirm your Storefront email address";
 /** A mailer that keeps what it is handed, as the recipient would get it. */
 function keptMail(): Mailer & { sent: MailMessage[] } {
   const sent: MailMessage[] = [];
-  return { kind: "smtp", sent, send: async (message) => void sent.push(message), close: () => {} };
+  return { sent, send: async (message) => void sent.push(message), close: () => {} };
 }
 
 const cookiesOf = (response: Response) =>

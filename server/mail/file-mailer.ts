@@ -12,7 +12,6 @@ import { nodemailerFields } from "./mailer.ts";
  * shows every mail. A resend overwrites the same file: one file per message.
  */
 export class FileMailer implements Mailer {
-  readonly kind = "file";
   private readonly composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
 
   constructor(

@@ -13,7 +13,6 @@ export interface MailMessage {
 
 /** The Mailer port: SMTP (smtp-mailer.ts) or the local .eml outbox (file-mailer.ts). */
 export interface Mailer {
-  readonly kind: "smtp" | "file";
   /** Resolves once the message is handed over (accepted by the server, or written); throws otherwise. */
   send(message: MailMessage): Promise<void>;
   close(): void;

@@ -9,7 +9,6 @@ const SOCKET_TIMEOUT_MS = 30_000;
 
 /** Sends through the SMTP server of SMTP_URL (smtp://user:pass@host:587, or smtps://). */
 export class SmtpMailer implements Mailer {
-  readonly kind = "smtp";
   private readonly transport: ReturnType<typeof nodemailer.createTransport>;
 
   constructor(private readonly smtpUrl: string) {

@@ -128,7 +128,7 @@ describe.each(testEngines())("the mail worker on %s", (engine) => {
     for (let i = 0; i < 59; i++) await enqueueMail(database.db, { kind: "order_confirmation", key: `pi_${i}`, recipient: `shopper${i}@example.com`, payload: { ...PAYLOAD, orderId: `pi_${i}` }, now: START });
     await enqueueMail(database.db, { kind: "password_reset", key: "k1", recipient: "ada@example.com", payload: { token: "t1", validMinutes: 15 }, now: START });
     const sent: MailMessage[] = [];
-    const mailer = { kind: "file" as const, send: async (message: MailMessage) => void sent.push(message), close: () => {} };
+    const mailer = { send: async (message: MailMessage) => void sent.push(message), close: () => {} };
     const worker = new MailWorker({ db: database.db, engine: database.engine, mailer, log: memoryLogger().log, from: "Storefront <no-reply@shop.example>", publicUrl: "https://shop.example", pollMs: 1_000, retryBaseMs: BASE_MS, maxAttempts: 3, now: () => START });
     statements = 0;
     expect(await worker.drain()).toBe(60);
