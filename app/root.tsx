@@ -23,7 +23,7 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 /**
  * The user is server truth: read from the session on every request, so the first paint is right.
  * Only these fields go into the page: a signed-in page comes from a personal shell with a hole for
- * each (server/http/personal-shell.ts).
+ * each (server/page-cache/shell-holes.ts).
  */
 export function loader({ context }: Route.LoaderArgs) {
   const { user } = context;

@@ -1,4 +1,4 @@
-// Signed-in pages come from personal shells (server/http/personal-shells.ts): the page rendered once
+// Signed-in pages come from personal shells (server/page-cache/personal-shells.ts): the page rendered once
 // for a placeholder user, filled with the visitor's name and data per response. These journeys
 // check that React takes such a page over as it is (no hydration mismatch, no error), that the
 // header shows the visitor, and that the app works from there.

@@ -74,7 +74,7 @@ describe("the anonymous page cache", () => {
   it("is dropped when the catalogue's data changes", async () => {
     await page("/results/jewelery");
     expect((await page("/results/jewelery")).cache).toBe("hit");
-    catalogue.change();
+    await catalogue.change();
     expect((await page("/results/jewelery")).cache).toBe("miss");
   });
 });

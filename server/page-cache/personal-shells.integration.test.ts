@@ -156,8 +156,7 @@ describe("signed-in pages from personal shells", () => {
   it("are dropped when the catalogue's data changes", async () => {
     await page(shop, "/results/jewelery", { cookie: ada.cookie });
     expect((await page(shop, "/results/jewelery", { cookie: ada.cookie })).shell).toBe("hit");
-    catalogue.change();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await catalogue.change();
     expect((await page(shop, "/results/jewelery", { cookie: ada.cookie })).shell).toBe("miss");
   });
 });
