@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { preferredEncoding } from "../http/compression.ts";
-import type { SharedAnswer } from "../http/shared-answers.ts";
+import type { SharedAnswer } from "../http/written-answer.ts";
 import type { Product } from "./product.ts";
 
 type Encoding = "br" | "gzip" | "identity";

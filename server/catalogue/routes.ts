@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { routePath } from "hono/route";
 import { z } from "zod";
-import { joined } from "../http/pieces.ts";
+import { joined } from "../http/written-answer.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";

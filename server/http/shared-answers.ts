@@ -7,15 +7,9 @@ import type { SessionUser } from "../auth/auth.ts";
 import type { PageCache, PersonalShells } from "../page-cache/index.ts";
 import { isFilePath } from "./paths.ts";
 import { newNonce, type SecurityHeaderSet } from "./security-headers.ts";
-import { byteLength, type Pieces } from "./pieces.ts";
+import { byteLength, type SharedAnswer } from "./written-answer.ts";
 
-/** An answer that is the same for every anonymous request for it, as node:http writes it. */
-export interface SharedAnswer {
-  status: number;
-  headers: Record<string, string>;
-  /** The body's pieces, written as they are (a kept page's parts are not copied per response). */
-  body: Pieces | null;
-}
+export type { SharedAnswer };
 
 export interface SharedAnswersDeps {
   log: Logger;

@@ -1,8 +1,8 @@
 import { acceptsGzip } from "../http/compression.ts";
 import type { Telemetry } from "../observability/port.ts";
-import type { SharedAnswer } from "../http/shared-answers.ts";
+import type { SharedAnswer } from "../http/written-answer.ts";
 import { SizedLru } from "./sized-lru.ts";
-import { joined } from "../http/pieces.ts";
+import { joined } from "../http/written-answer.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Entry {

@@ -2,9 +2,9 @@ import type { SessionUser } from "../auth/auth.ts";
 import { acceptsGzip } from "../http/compression.ts";
 import { shareablePage } from "./anonymous-pages.ts";
 import { type CutShell, cutShell, fills } from "./shell-holes.ts";
-import type { SharedAnswer } from "../http/shared-answers.ts";
+import type { SharedAnswer } from "../http/written-answer.ts";
 import { SizedLru } from "./sized-lru.ts";
-import { joined } from "../http/pieces.ts";
+import { joined } from "../http/written-answer.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Shell extends CutShell {
