@@ -5,7 +5,7 @@ import { type Dialect, Kysely, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { createLogger, type Logger } from "../log.ts";
 import type { Traced } from "../observability/port.ts";
-import { tracedDialect } from "../observability/traced-dialect.ts";
+import { tracedDialect } from "./traced-dialect.ts";
 import { makePrivateDirectory, PRIVATE_FILE_MODE } from "../private-files.ts";
 import { SqliteGroupCommit, walSync } from "./group-commit.ts";
 import { SharedServerPostgresDialect } from "./introspection.ts";
@@ -49,7 +49,7 @@ export function databaseTarget(config: { DATABASE_URL?: string; DATABASE_POOL_SI
 
 /**
  * `trace`: every SQLite query in a child span of the current one (tracing on; see
- * observability/traced-dialect.ts); PostgreSQL's are traced by OpenTelemetry's pg instrumentation
+ * traced-dialect.ts); PostgreSQL's are traced by OpenTelemetry's pg instrumentation
  * (observability/otel-tracing.ts). `log`: where a lost notification connection is told (none by default).
  */
 export function openDatabase(target: DatabaseTarget, options: { trace?: Traced; log?: Logger } = {}): AppDatabase {

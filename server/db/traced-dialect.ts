@@ -1,5 +1,5 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, TransactionSettings } from "kysely";
-import type { Traced } from "./port.ts";
+import type { Traced } from "../observability/port.ts";
 
 type CompileQuery = QueryCompiler["compileQuery"];
 
