@@ -4,7 +4,7 @@ import { matchRoutes, type RouteObject } from "react-router";
 import type { SessionUser } from "../auth/auth.ts";
 import type { Schema } from "../db/schema.ts";
 import type { AppEnv } from "../http/env.ts";
-import { memoByAddress } from "../http/paths.ts";
+import { MANIFEST_PATH, memoByAddress } from "../http/paths.ts";
 import { noApiEndpoint } from "../http-error.ts";
 import { isAdmin } from "./staff.ts";
 
@@ -54,8 +54,6 @@ export type BuildRoutes = Record<string, BuildRoute | undefined>;
 /** The back office's layout route exports `handle = { backOffice: true }`: it and every route under it are guarded. */
 const isBackOfficeRoot = (route: BuildRoute): boolean => (route.module?.handle as { backOffice?: unknown } | undefined)?.backOffice === true;
 
-/** React Router's route discovery: the browser asks it for the routes of the paths it may visit. */
-const MANIFEST_PATH = "/__manifest";
 /** An address no route but the shop's "page not found" matches. */
 const UNKNOWN_PAGE = "/__no-such-page";
 

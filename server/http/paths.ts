@@ -4,6 +4,9 @@
  */
 export const isFilePath = (path: string): boolean => /\.\w+$/.test(path) && !path.endsWith(".data");
 
+/** React Router's route discovery: the browser asks it for the routes of the paths it may visit. */
+export const MANIFEST_PATH = "/__manifest";
+
 /**
  * `lookup` kept per address, for the route lookups asked on every request (ranking the routes
  * costs tens of microseconds, as much as a cached page's whole answer). Addresses are unbounded,

@@ -5,7 +5,7 @@ import type { Logger } from "../log.ts";
 import type { RequestObserver } from "../observability/request-observer.ts";
 import type { SessionUser } from "../auth/auth.ts";
 import type { PageCache, PersonalShells } from "../page-cache/index.ts";
-import { isFilePath } from "./paths.ts";
+import { isFilePath, MANIFEST_PATH } from "./paths.ts";
 import { newNonce, type SecurityHeaderSet } from "./security-headers.ts";
 import { byteLength, type SharedAnswer } from "./written-answer.ts";
 
@@ -27,8 +27,6 @@ export interface SharedAnswersDeps {
 }
 
 const CATALOGUE_API = "/api/catalogue/";
-/** React Router's route discovery: the back office's guard looks at it, so it always goes through Hono. */
-const MANIFEST_PATH = "/__manifest";
 
 /**
  * The shared-answers step (docs/ARCHITECTURE.md): in front of the Hono app, on node:http itself, it
@@ -68,7 +66,8 @@ export function withSharedAnswers(deps: SharedAnswersDeps, hono: RequestListener
   const sharedPage = (req: IncomingMessage, url: string): boolean => {
     if (!pages || req.method !== "GET" || !pages.cache.has(url)) return false;
     const path = pathOf(url);
-    // The page cache never keeps a back-office page (server/pages.ts): only the guard's view of route discovery is left to route around.
+    // The page cache never keeps a back-office page (server/pages.ts): only the guard's view of
+    // route discovery is left to route around, so discovery always goes through Hono.
     if (path === MANIFEST_PATH) return false;
     const cookie = req.headers.cookie;
     return !cookie || !pages.hasSessionCookie(new Headers({ cookie }));
