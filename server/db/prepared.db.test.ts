@@ -24,20 +24,20 @@ describe.each(testEngines())("prepared statements on %s", (engine) => {
     return database.db;
   }
 
-  it("runs a statement withNext or answerLater in a transaction as it runs it at once: the same rows, the same answer", async () => {
+  it("runs a statement withNext or withNextAnswered in a transaction as it runs it at once: the same rows, the same answer", async () => {
     const db = await database();
     const insert = prepared((db: Db, p: { key: string; value: string }) => db.insertInto("settings").values({ key: p.key, value: p.value }));
     const rename = prepared((db: Db, p: { from: string; to: string }) => db.updateTable("settings").set({ key: p.to }).where("key", "=", p.from));
     const changed = await db.transaction().execute(async (trx) => {
       await insert.withNext(trx, { key: "e", value: "5" });
-      const renamed = await rename.answerLater(trx, { from: "a", to: "z" });
+      const renamed = await rename.withNextAnswered(trx, { from: "a", to: "z" });
       await insert(trx, { key: "f", value: "6" });
       return (await renamed()).numAffectedRows;
     });
     expect(changed).toBe(1n);
     const keys = (await db.selectFrom("settings").select("key").orderBy("key").execute()).map((row) => row.key);
     expect(keys).toEqual(["b", "c", "d", "e", "f", "z"]);
-    expect(Number((await (await rename.answerLater(db, { from: "b", to: "y" }))()).numAffectedRows)).toBe(1);
+    expect(Number((await (await rename.withNextAnswered(db, { from: "b", to: "y" }))()).numAffectedRows)).toBe(1);
   });
 
   it("binds each call's values where the builder's query has them, and answers the same rows", async () => {

@@ -41,7 +41,7 @@ const MAX_SHAPES = 256;
  * `.withNext(db, params)` runs it without answering anything: on PostgreSQL, inside a transaction,
  * it goes out with the transaction's next statement (postgres-driver.ts, `withNext`), saving a
  * round trip; its failure fails that statement and so the transaction. Elsewhere it runs at once.
- * `.answerLater(db, params)` does the same for a statement whose answer is wanted, only later: it
+ * `.withNextAnswered(db, params)` does the same for a statement whose answer is wanted, only later: it
  * gives a function answering it, to call once the transaction's next statement has run (calling
  * it sooner sends the statement on its own, a round trip as without this).
  */
@@ -72,7 +72,7 @@ export function prepared<DB, P extends object, Row>(build: (db: Kysely<DB>, para
     withNext: async (db: Kysely<DB>, params: P): Promise<void> => {
       await db.executeQuery(withNext(compiled(db, params)));
     },
-    answerLater: async (db: Kysely<DB>, params: P): Promise<() => Promise<QueryResult<Row>>> => {
+    withNextAnswered: async (db: Kysely<DB>, params: P): Promise<() => Promise<QueryResult<Row>>> => {
       const query = withNextAnswered(compiled(db, params));
       const result = await db.executeQuery(query);
       return () => heldAnswer(query) ?? Promise.resolve(result);

@@ -151,7 +151,7 @@ export class PaymentsService {
     const id = cards.intentIdOf(input.clientSecret);
     const stock = this.deps.stock;
     // The payment and, where stock is tracked, its reservations' state in one read.
-    const payment: (Payment & { holds?: PaymentHolds }) | null = !id ? null : stock ? await findPaymentWithHolds(this.deps.db, id, stock.holdsAt()) : await findPayment(this.deps.db, id);
+    const payment: (Payment & { holds?: PaymentHolds }) | null = !id ? null : stock ? await findPaymentWithHolds(this.deps.db, id, stock.holdsCountedAt()) : await findPayment(this.deps.db, id);
     if (!payment || payment.userId !== userId || !cards.secretMatches(input.clientSecret, payment.clientSecretHash)) return NOT_FOUND;
     if (payment.status === "succeeded") return this.alreadySucceeded();
     // Stock: no card is charged for units no longer held.
@@ -221,10 +221,10 @@ export class PaymentsService {
     const order: NewOrder = { id: payment.id, amount: payment.amountCents, basket: payment.basket, created: details.created ?? payment.created };
     const { changed, placed } = await this.deps.db.transaction().execute(async (trx) => {
       // Whether this changed the payment is read after the order's insert, which it goes out with,
-      // as does the sale of the held units (StockService.sellSoon).
+      // as does the sale of the held units (StockService.sellWithNextStatement).
       const marked = await markSucceeded(trx, payment.id, { card: details.card, now: this.now() });
       // Stock: the reservation becomes a sale in the same transaction, exactly once.
-      const sold = await this.deps.stock?.sellSoon(trx, payment);
+      const sold = await this.deps.stock?.sellWithNextStatement(trx, payment);
       const placed = await this.deps.orders.place(trx, payment.userId, order);
       const changed = await marked();
       await sold?.(changed);

@@ -106,8 +106,8 @@ function toPayment(row: PaymentRow): Payment {
  */
 export async function markSucceeded(trx: Transaction<Schema>, id: string, details: { card?: { brand: string; last4: string }; now: number }): Promise<() => Promise<boolean>> {
   const answer = details.card
-    ? await markSucceededWithCard.answerLater(trx, { id, now: details.now, brand: details.card.brand, last4: details.card.last4 })
-    : await markSucceededOnly.answerLater(trx, { id, now: details.now });
+    ? await markSucceededWithCard.withNextAnswered(trx, { id, now: details.now, brand: details.card.brand, last4: details.card.last4 })
+    : await markSucceededOnly.withNextAnswered(trx, { id, now: details.now });
   return async () => Number((await answer()).numAffectedRows ?? 0) > 0;
 }
 

@@ -139,7 +139,7 @@ export class StockService {
   /**
    * Whether the payment's units are still held for it (or it holds none: stock not tracked). An
    * expired one gives its units back now, so a late confirmation cannot succeed. `known`: its
-   * holds as already read with the payment (findPaymentWithHolds at `holdsAt()`), else read here.
+   * holds as already read with the payment (findPaymentWithHolds at `holdsCountedAt()`), else read here.
    */
   async stillHeld(paymentId: string, known?: PaymentHolds): Promise<boolean> {
     const holds = known ?? (await this.holdsOf(paymentId));
@@ -149,7 +149,7 @@ export class StockService {
   }
 
   /** The time a hold is live until (exclusive): what `stillHeld`'s counts are taken at. */
-  holdsAt(): number {
+  holdsCountedAt(): number {
     return this.now();
   }
 
@@ -165,7 +165,7 @@ export class StockService {
    * same, and its order is marked oversold when that takes a product's stock below zero.
    */
   async sell(trx: Transaction<Schema>, payment: StockPayment): Promise<void> {
-    await (await this.sellSoon(trx, payment))(true);
+    await (await this.sellWithNextStatement(trx, payment))(true);
   }
 
   /**
@@ -177,14 +177,14 @@ export class StockService {
    * that marked it, and a concurrent one waits for that transaction's row locks, then finds them
    * sold).
    */
-  async sellSoon(trx: Transaction<Schema>, payment: StockPayment): Promise<(changed: boolean) => Promise<void>> {
+  async sellWithNextStatement(trx: Transaction<Schema>, payment: StockPayment): Promise<(changed: boolean) => Promise<void>> {
     const now = this.now();
     if (this.deps.engine !== "postgres") {
       return async (changed) => {
         if (changed) await this.sold(trx, payment, await this.sellHeldOnSqlite(trx, payment.id, now), now);
       };
     }
-    const answer = await sellHeldOnPostgres.answerLater(trx, { paymentId: payment.id, now });
+    const answer = await sellHeldOnPostgres.withNextAnswered(trx, { paymentId: payment.id, now });
     return async (changed) => {
       const rows = (await answer()).rows.sort((a, b) => a.id - b.id);
       if (!changed) {
