@@ -6,7 +6,7 @@ import { type CatalogueForPages, catalogueForPages } from "./catalogue/pages.ts"
 import type { AppEnv } from "./http/env.ts";
 import type { Logger } from "./log.ts";
 import type { SearchService } from "./search/service.ts";
-import type { Order } from "./orders/order.ts";
+import type { FirstOrdersPage } from "./orders/service.ts";
 import type { CheckoutMode } from "./payments/gateway.ts";
 import type { Services } from "./services.ts";
 
@@ -23,14 +23,6 @@ export interface AccountActions {
   resetPassword(token: string, password: string): Promise<AuthResult>;
 }
 
-/** A first page of orders for the orders screen; `since` is when it was read (for the live feed). */
-export interface OrdersPage {
-  orders: Order[];
-  /** The cursor of the next page (for GET /api/orders?before=), or null when this is all. */
-  next: string | null;
-  since: number;
-}
-
 /**
  * What the server hands React Router's loaders and actions, in-process. A type alias rather than
  * an interface, so it fits React Router's index-signature AppLoadContext. Services here answer
@@ -40,7 +32,7 @@ export type StorefrontContext = {
   catalogue: CatalogueForPages;
   account: AccountActions;
   /** The signed-in shopper's orders, newest first. */
-  orders: { firstPage(userId: string, limit: number): Promise<OrdersPage> };
+  orders: { firstPage(userId: string, limit: number): Promise<FirstOrdersPage> };
   /** How the checkout page takes the card. */
   checkout: CheckoutMode;
   /** The signed-in shopper, resolved once per request from the session cookie; null when signed out. */

@@ -16,6 +16,9 @@ export interface OrdersPage {
 
 export type PageResult = { ok: true; value: OrdersPage } | { ok: false; message: string };
 
+/** The first page of a shopper's orders and when it was read (`since`: where the live feed starts). */
+export type FirstOrdersPage = OrdersPage & { since: number };
+
 /**
  * Orders: the one place that reads and writes them. Payments place an order inside their
  * fulfilment transaction; the pages, the order API and the live feed read through it.
@@ -50,7 +53,7 @@ export class OrdersService {
   }
 
   /** The first page for the orders screen, with `since`: when it was read (where the live feed starts). */
-  async firstPage(userId: string, limit: number): Promise<OrdersPage & { since: number }> {
+  async firstPage(userId: string, limit: number): Promise<FirstOrdersPage> {
     const since = this.now();
     const page = await listOrders(this.db, userId, { limit });
     return { orders: page.orders, next: page.next, since };
