@@ -11,7 +11,7 @@ import { bodyLimitStep } from "./http/body-limit.ts";
 import { compression } from "./http/compression.ts";
 import { contentSecurityPolicy } from "./http/csp.ts";
 import type { AppEnv } from "./http/env.ts";
-import { errorHandler } from "./http/errors.ts";
+import { errorHandler } from "./http/error-handler.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
 import { isFilePath } from "./http/paths.ts";
 import { retryAfterOn429 } from "./http/retry-after.ts";

@@ -3,7 +3,7 @@ import { asksForBackOffice, type BackOfficeRoutes, backOfficeRoutes, type BuildR
 import type { SessionUser } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
-import { databaseAway, databaseIsAway } from "./http/errors.ts";
+import { databaseAway, databaseIsAway } from "./http/error-handler.ts";
 import { withOwnSignal } from "./http/page-request.ts";
 import { loadContextFactory, type PageRenderer } from "./load-context.ts";
 import type { Logger } from "./log.ts";
