@@ -17,7 +17,7 @@ import { isFilePath } from "./http/paths.ts";
 import { retryAfterOn429 } from "./http/retry-after.ts";
 import { securityHeaderSet, securityHeaders } from "./http/security-headers.ts";
 import { withSharedAnswers } from "./http/shared-answers.ts";
-import { withSmallBodies } from "./http/small-bodies.ts";
+import { withSmallBodies } from "./http/body-read-ahead.ts";
 import { staticFiles } from "./http/static-files.ts";
 import { mountImages } from "./images/routes.ts";
 import type { PageRenderer } from "./load-context.ts";

@@ -6,7 +6,7 @@ import { basketCount } from "../../lib/basket.ts";
 import { useStore } from "../basket/store.tsx";
 import { displayName, itemCount } from "../text.ts";
 import { SearchForm } from "../search/SearchForm.tsx";
-import { fixed } from "./fixed.ts";
+import { fixed } from "./fixed-element.ts";
 import { CaretIcon, CartIcon, LocationIcon, MenuIcon } from "./Icons.tsx";
 
 const STRIP = ["Today's Deal", "Customer Service", "Registry", "Gift Cards", "Sell"];
@@ -79,7 +79,7 @@ export function Header() {
   );
 }
 
-/** The strip under the header's top row: the same on every page (made once on the server: fixed.ts). */
+/** The strip under the header's top row: the same on every page (made once on the server: fixed-element.ts). */
 const Strip = fixed(() => (
   <div className="header__strip">
     <span className="header__strip-item header__strip-all">

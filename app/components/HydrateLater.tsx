@@ -1,5 +1,5 @@
 import { type ReactElement, Suspense } from "react";
-import { inNextTask } from "../next-task.ts";
+import { inNextTask } from "../in-next-task.ts";
 
 /*
  * Hydrating a whole page of product cards is one long task on a slow phone (Lighthouse's mobile

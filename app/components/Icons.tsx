@@ -1,6 +1,6 @@
-import { fixed } from "./fixed.ts";
+import { fixed } from "./fixed-element.ts";
 
-// Small inline icons; decorative, so hidden from assistive technology. Each is made once on the server (fixed.ts).
+// Small inline icons; decorative, so hidden from assistive technology. Each is made once on the server (fixed-element.ts).
 const common = { "aria-hidden": true, focusable: false } as const;
 
 export const SearchIcon = fixed(() => (

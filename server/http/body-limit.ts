@@ -17,7 +17,7 @@ const UPLOAD_PATH = /^\/(?:api\/admin\/products\/\d{1,9}\/image|admin\/products\
 /**
  * The length a request states for its body: null for GET and HEAD (no body), and for a body sent
  * in chunks or without a Content-Length (only counting as it streams can tell). `header` reads one
- * request header by its lower-case name. Used here and by the read-ahead (small-bodies.ts).
+ * request header by its lower-case name. Used here and by the read-ahead (body-read-ahead.ts).
  */
 export function statedBodyLength(method: string | undefined, header: (name: string) => string | undefined): number | null {
   if (method === "GET" || method === "HEAD" || header("transfer-encoding") !== undefined) return null;

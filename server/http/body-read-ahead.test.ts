@@ -8,7 +8,7 @@ import { MAX_BODY_BYTES, bodyLimitStep } from "./body-limit.ts";
 import type { AppEnv } from "./env.ts";
 import { jsonBody } from "./json-body.ts";
 import { jsonResponse } from "./json-response.ts";
-import { withSmallBodies } from "./small-bodies.ts";
+import { withSmallBodies } from "./body-read-ahead.ts";
 import { HttpError } from "../http-error.ts";
 
 // Bodies read ahead before the app (withSmallBodies) through a real node:http listener, as main.ts

@@ -1,6 +1,6 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
-import { fixed } from "./fixed.ts";
+import { fixed } from "./fixed-element.ts";
 import { CartIcon, SearchIcon } from "./Icons.tsx";
 
 describe("fixed", () => {
