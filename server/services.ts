@@ -18,7 +18,7 @@ import { createMail, type MailConfig, type MailOptions, type MailService } from 
 import { InProcessOrderEvents, type OrderEvents, PostgresOrderEvents } from "./orders/events.ts";
 import { OrderFeed } from "./orders/feed.ts";
 import { OrdersService } from "./orders/service.ts";
-import type { CheckoutMode } from "./payments/gateway.ts";
+import type { CheckoutMode, PaymentGateway } from "./payments/gateway.ts";
 import { instrumentedGateway } from "./payments/instrumented-gateway.ts";
 import { PaymentReconciler } from "./payments/reconciler.ts";
 import { PaymentsService } from "./payments/service.ts";
@@ -107,49 +107,17 @@ export async function createServices(
   const metrics = new ShopMetrics(tracing.trace);
   // Node's process metrics cost a little (an event loop monitor): only when someone reads them.
   if (config.METRICS_PORT !== undefined) metrics.collectProcessMetrics();
-  // Only the database catalogue changes through the shop: others need no LISTEN connection.
-  const ownCatalogue = !overrides.catalogue && !config.CATALOGUE_URL;
-  const catalogueEvents: CatalogueEvents =
-    ownCatalogue && database.driver.engine === "postgres" ? new PostgresCatalogueEvents(database.driver.notifications, log) : new InProcessCatalogueEvents(database.afterCommit);
-  // The catalogue lives in the shop's database unless CATALOGUE_URL names a remote one (stock untracked there).
-  const databaseCatalogue = ownCatalogue ? await DatabaseCatalogue.open(database, catalogueEvents, log) : null;
-  const catalogue = overrides.catalogue ?? databaseCatalogue ?? createCatalogue(config, log, {}, metrics);
+  const { catalogueEvents, databaseCatalogue, catalogue } = await openCatalogue(config, log, database, metrics, overrides.catalogue);
   const mail = createMail(config, log, database, overrides.mail, metrics);
-  const auth = await AuthService.create(database, config, log, authMail(database.db, log, () => mail.worker.kick()));
-  const gateway =
-    config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY
-      ? await StripeGateway.create({ secretKey: config.STRIPE_SECRET_KEY, publishableKey: config.STRIPE_PUBLISHABLE_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, api: overrides.stripeApi })
-      : new TestGateway(database.db);
+  const mailWritten = () => mail.worker.kick();
+  const auth = await AuthService.create(database, config, log, authMail(database.db, log, mailWritten));
+  const gateway = instrumentedGateway(await paymentGateway(config, database, overrides.stripeApi), metrics);
   const orderEvents: OrderEvents =
     database.driver.engine === "postgres" ? new PostgresOrderEvents(database.driver.notifications, log) : new InProcessOrderEvents(database.afterCommit);
   const orders = new OrdersService(database.db, orderEvents);
   const orderFeed = new OrderFeed(orders, orderEvents, log);
-  const paymentGateway = instrumentedGateway(gateway, metrics);
-  const stock = databaseCatalogue
-    ? new StockService({
-        db: database.db,
-        engine: database.engine,
-        events: catalogueEvents,
-        log,
-        reservationMs: config.RESERVATION_MINUTES * 60_000,
-        intents: paymentGateway,
-        telemetry: metrics,
-      })
-    : null;
-  const refunds = new RefundsService({ db: database.db, orders, gateway: paymentGateway, stock, log, mailWritten: () => mail.worker.kick(), telemetry: metrics });
-  const payments = new PaymentsService({
-    refunds,
-    db: database.db,
-    catalogue,
-    gateway: paymentGateway,
-    orders,
-    stock,
-    log,
-    telemetry: metrics,
-    createLimitPerMinute: config.PAYMENT_CREATE_RATE_LIMIT,
-    maxUnitsPerProduct: config.MAX_UNITS_PER_PRODUCT,
-  });
-  const reconciler = new PaymentReconciler({ database, gateway: paymentGateway, payments, refunds, ttlMs: config.PAYMENT_INTENT_TTL_HOURS * 3_600_000, log });
+  const { stock, refunds, payments } = checkoutServices(config, log, database, { catalogue, catalogueEvents, databaseCatalogue, gateway, orders, metrics, mailWritten });
+  const reconciler = new PaymentReconciler({ database, gateway, payments, refunds, ttlMs: config.PAYMENT_INTENT_TTL_HOURS * 3_600_000, log });
   watchServices(metrics, { database, catalogue, orderFeed });
   const readiness = new Readiness();
   const search = new CatalogueSearch(catalogue, log);
@@ -188,4 +156,57 @@ export async function createServices(
       await database.close();
     },
   };
+}
+
+/** The catalogue: the shop's database unless given one (tests) or CATALOGUE_URL names a remote one (stock untracked there). */
+async function openCatalogue(config: ServicesConfig, log: Logger, database: AppDatabase, metrics: ShopMetrics, given?: Catalogue) {
+  // Only the database catalogue changes through the shop: others need no LISTEN connection.
+  const ownCatalogue = !given && !config.CATALOGUE_URL;
+  const catalogueEvents: CatalogueEvents =
+    ownCatalogue && database.driver.engine === "postgres" ? new PostgresCatalogueEvents(database.driver.notifications, log) : new InProcessCatalogueEvents(database.afterCommit);
+  const databaseCatalogue = ownCatalogue ? await DatabaseCatalogue.open(database, catalogueEvents, log) : null;
+  const catalogue = given ?? databaseCatalogue ?? createCatalogue(config, log, {}, metrics);
+  return { catalogueEvents, databaseCatalogue, catalogue };
+}
+
+/** Stripe when its keys are set, else the built-in test gateway. */
+async function paymentGateway(config: ServicesConfig, database: AppDatabase, stripeApi?: { host: string; port: number; protocol: "http" | "https" }): Promise<PaymentGateway> {
+  return config.STRIPE_SECRET_KEY && config.STRIPE_PUBLISHABLE_KEY
+    ? await StripeGateway.create({ secretKey: config.STRIPE_SECRET_KEY, publishableKey: config.STRIPE_PUBLISHABLE_KEY, webhookSecret: config.STRIPE_WEBHOOK_SECRET, api: stripeApi })
+    : new TestGateway(database.db);
+}
+
+/** What a checkout goes through: stock (the database catalogue's only), refunds and payments. */
+function checkoutServices(
+  config: ServicesConfig,
+  log: Logger,
+  database: AppDatabase,
+  parts: {
+    catalogue: Catalogue;
+    catalogueEvents: CatalogueEvents;
+    databaseCatalogue: DatabaseCatalogue | null;
+    gateway: PaymentGateway;
+    orders: OrdersService;
+    metrics: ShopMetrics;
+    mailWritten: () => void;
+  },
+) {
+  const { catalogue, catalogueEvents, databaseCatalogue, gateway, orders, metrics, mailWritten } = parts;
+  const stock = databaseCatalogue
+    ? new StockService({ db: database.db, engine: database.engine, events: catalogueEvents, log, reservationMs: config.RESERVATION_MINUTES * 60_000, intents: gateway, telemetry: metrics })
+    : null;
+  const refunds = new RefundsService({ db: database.db, orders, gateway, stock, log, mailWritten, telemetry: metrics });
+  const payments = new PaymentsService({
+    refunds,
+    db: database.db,
+    catalogue,
+    gateway,
+    orders,
+    stock,
+    log,
+    telemetry: metrics,
+    createLimitPerMinute: config.PAYMENT_CREATE_RATE_LIMIT,
+    maxUnitsPerProduct: config.MAX_UNITS_PER_PRODUCT,
+  });
+  return { stock, refunds, payments };
 }
