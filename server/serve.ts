@@ -7,13 +7,13 @@ import { migrateToLatest } from "./db/migrations.ts";
 import { lingeringResponses } from "./http/lingering-close.ts";
 import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./http/timeouts.ts";
 import type { PageRenderer } from "./load-context.ts";
-import { createLogger } from "./log.ts";
+import { createLogger, type Logger } from "./log.ts";
 import { serveMetrics } from "./observability/metrics-server.ts";
 import type { PageRoutes } from "./observability/page-routes.ts";
-import { startTracing } from "./observability/tracing.ts";
+import { startTracing, type Tracing } from "./observability/tracing.ts";
 import { startReconciler } from "./payments/reconciler.ts";
 import { makePrivateDirectory } from "./private-files.ts";
-import { createServices } from "./services.ts";
+import { createServices, type Services } from "./services.ts";
 
 // The start-up both entries share: server/main.ts (the built server, production) and server/dev.ts
 // (`npm run dev`, pages through Vite). They differ only in how pages are rendered.
@@ -115,6 +115,24 @@ async function main(entry: Entry) {
     log.flush();
   });
 
+  stopOnSignals({ config, log, server, services, reconciling, metricsServer, tracing, sweeper });
+}
+
+/**
+ * SIGTERM or SIGINT: not ready any more at once, served on for SHUTDOWN_DRAIN_SECONDS while the load
+ * balancer takes the instance out, then in-flight requests finished, and everything closed in order.
+ */
+function stopOnSignals(running: {
+  config: Config;
+  log: Logger;
+  server: http.Server;
+  services: Services;
+  reconciling: { stop(): Promise<void> };
+  metricsServer: { close(): Promise<void> } | null;
+  tracing: Tracing;
+  sweeper: NodeJS.Timeout | undefined;
+}): void {
+  const { config, log, server, services, reconciling, metricsServer, tracing, sweeper } = running;
   let stopping = false;
   let closing = false;
   let drained: NodeJS.Timeout | undefined;
