@@ -44,7 +44,6 @@ export function createBetterAuth(
   const grantIfListed = async (email: string) => {
     if (admins.has(email.toLowerCase())) await grantListedAdmins(database.db, [email]);
   };
-  const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };
   return betterAuth({
     appName: "Storefront",
     baseURL: settings.PUBLIC_URL,
@@ -55,13 +54,7 @@ export function createBetterAuth(
     database: { db: database.db, type: database.engine },
     trustedOrigins: settings.TRUSTED_ORIGINS,
     telemetry: { enabled: false },
-    logger: {
-      log: (level, message) => {
-        if (level === "error") log.error({ source: "better-auth" }, message);
-        else if (level === "warn") log.warn({ source: "better-auth" }, message);
-        else log.debug({ source: "better-auth" }, message);
-      },
-    },
+    logger: { log: (level: string, message: string) => authLog(log, level, message) },
     user: {
       // The role: `customer` or `admin` (server/admin/staff.ts); never set by a client's sign-up.
       additionalFields: { role: { type: "string", required: false, defaultValue: "customer", input: false } },
@@ -79,21 +72,7 @@ export function createBetterAuth(
         version: (session) => (sessions.isRevoked(session.id) ? "revoked" : "1"),
       },
     },
-    hooks: {
-      // ADMIN_EMAILS: a listed account whose address is confirmed is made an admin before its
-      // sign-in reads it, so the session (and its cached cookie) starts with the role. One that
-      // is not confirmed stays a customer: anyone can sign up with any address.
-      before: createAuthMiddleware(async (ctx) => {
-        const email = ctx.path === "/sign-in/email" ? (ctx.body as { email?: unknown } | undefined)?.email : undefined;
-        if (typeof email === "string") await grantIfListed(email);
-      }),
-      // A new password makes every reset link mailed before it useless, as a reset does (onPasswordReset).
-      after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== "/change-password") return;
-        const changed = changedPassword.safeParse(ctx.context.returned);
-        if (changed.success) await forgetResetTokens(database.db, changed.data.user.id);
-      }),
-    },
+    hooks: authHooks(database, grantIfListed),
     // Sign-up mails "Confirm your Storefront email address" with a link to better-auth's own
     // /verify-email. Shoppers need not open it to shop (requireEmailVerification stays off); it is
     // what makes an ADMIN_EMAILS address an admin. The link only confirms: it signs nobody in.
@@ -125,27 +104,8 @@ export function createBetterAuth(
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
       revokeSessionsOnPasswordReset: true,
     },
-    rateLimit: {
-      enabled: true,
-      // In the database, so the limit holds across every instance on one PostgreSQL.
-      storage: "database",
-      window: 60,
-      max: 100,
-      customRules: {
-        "/sign-in/email": limit,
-        "/sign-up/email": limit,
-        "/request-password-reset": limit,
-        "/reset-password": limit,
-        "/send-verification-email": limit,
-      },
-    },
-    advanced: {
-      cookiePrefix: COOKIE_PREFIX,
-      useSecureCookies: settings.PUBLIC_URL.startsWith("https:"),
-      // The address comes from our HTTP layer (socket, or X-Forwarded-For only behind TRUST_PROXY).
-      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
-      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
-    },
+    rateLimit: rateLimits(settings),
+    advanced: cookieOptions(settings),
   });
 }
 
@@ -166,4 +126,60 @@ export async function migrateAuthTables(database: AppDatabase, auth: BetterAuth)
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
     }
   });
+}
+
+/** better-auth's own log lines, at their level, marked as its. */
+function authLog(log: Logger, level: string, message: string): void {
+  if (level === "error") log.error({ source: "better-auth" }, message);
+  else if (level === "warn") log.warn({ source: "better-auth" }, message);
+  else log.debug({ source: "better-auth" }, message);
+}
+
+/** What the shop does around better-auth's own endpoints. */
+function authHooks(database: AppDatabase, grantIfListed: (email: string) => Promise<void>) {
+  return {
+    // ADMIN_EMAILS: a listed account whose address is confirmed is made an admin before its
+    // sign-in reads it, so the session (and its cached cookie) starts with the role. One that
+    // is not confirmed stays a customer: anyone can sign up with any address.
+    before: createAuthMiddleware(async (ctx) => {
+      const email = ctx.path === "/sign-in/email" ? (ctx.body as { email?: unknown } | undefined)?.email : undefined;
+      if (typeof email === "string") await grantIfListed(email);
+    }),
+    // A new password makes every reset link mailed before it useless, as a reset does (onPasswordReset).
+    after: createAuthMiddleware(async (ctx) => {
+      if (ctx.path !== "/change-password") return;
+      const changed = changedPassword.safeParse(ctx.context.returned);
+      if (changed.success) await forgetResetTokens(database.db, changed.data.user.id);
+    }),
+  };
+}
+
+/** better-auth's rate limits: the account endpoints at AUTH_RATE_LIMIT_MAX per window, the rest at 100 a minute. */
+function rateLimits(settings: AuthSettings) {
+  const limit = { window: settings.AUTH_RATE_LIMIT_WINDOW_SECONDS, max: settings.AUTH_RATE_LIMIT_MAX };
+  return {
+    enabled: true,
+    // In the database, so the limit holds across every instance on one PostgreSQL.
+    storage: "database" as const,
+    window: 60,
+    max: 100,
+    customRules: {
+      "/sign-in/email": limit,
+      "/sign-up/email": limit,
+      "/request-password-reset": limit,
+      "/reset-password": limit,
+      "/send-verification-email": limit,
+    },
+  };
+}
+
+/** The session cookies: our prefix, Secure on https, and the client's address from our HTTP layer. */
+function cookieOptions(settings: AuthSettings) {
+  return {
+    cookiePrefix: COOKIE_PREFIX,
+    useSecureCookies: settings.PUBLIC_URL.startsWith("https:"),
+    // The address comes from our HTTP layer (socket, or X-Forwarded-For only behind TRUST_PROXY).
+    ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    defaultCookieAttributes: { httpOnly: true, sameSite: "lax" as const },
+  };
 }
