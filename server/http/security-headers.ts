@@ -75,7 +75,7 @@ export function securityHeaderSet({ csp, hsts }: { csp: CspDirectives; hsts: str
  */
 export function securityHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEnv> {
   const { fixed, forScripts } = set;
-  const documentOnly = [...fixed.filter((header) => !forScripts.includes(header)).map(([name]) => name), "Content-Security-Policy"];
+  const documentOnly = [...fixed.map(([name]) => name).filter((name) => !SCRIPT_HEADERS.has(name)), "Content-Security-Policy"];
   return async (c, next) => {
     const nonce = newNonce();
     c.set("cspNonce", nonce);
