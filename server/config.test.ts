@@ -57,6 +57,14 @@ describe("loadConfig", () => {
     expect(loadConfig({}).IMAGE_CACHE_MB).toBe(200);
   });
 
+  it("keeps the back office's clock in UTC and marks 5 units or fewer as low stock unless told otherwise", () => {
+    expect(loadConfig({})).toMatchObject({ SHOP_TIME_ZONE: "UTC", LOW_STOCK_THRESHOLD: 5 });
+    expect(loadConfig({ SHOP_TIME_ZONE: "Europe/Berlin", LOW_STOCK_THRESHOLD: "0" })).toMatchObject({ SHOP_TIME_ZONE: "Europe/Berlin", LOW_STOCK_THRESHOLD: 0 });
+    expect(loadConfig({ SHOP_TIME_ZONE: "America/Argentina/Buenos_Aires" }).SHOP_TIME_ZONE).toBe("America/Argentina/Buenos_Aires");
+    // An offset is not a zone: it knows no summer time.
+    expect(() => loadConfig({ SHOP_TIME_ZONE: "+02:00" })).toThrow(/^Invalid environment variable SHOP_TIME_ZONE: must be an IANA time zone name/);
+  });
+
   it.each([
     ["PORT", "eighty"],
     ["PORT", "70000"],
@@ -71,6 +79,10 @@ describe("loadConfig", () => {
     ["AUTH_RATE_LIMIT_MAX", "0"],
     ["DATABASE_POOL_SIZE", "0"],
     ["DATABASE_POOL_SIZE", "many"],
+    ["SHOP_TIME_ZONE", "Mars/Olympus"],
+    ["SHOP_TIME_ZONE", "GMT 2"],
+    ["LOW_STOCK_THRESHOLD", "-1"],
+    ["LOW_STOCK_THRESHOLD", "few"],
   ])("names %s when it is malformed (%s)", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid environment variable ${name}: .*${value}`));

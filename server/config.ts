@@ -37,6 +37,20 @@ const emailList = z.string().transform((text, context) => {
   return z.NEVER;
 });
 
+/** An IANA time zone name ("Europe/Berlin", "UTC") that this Node's Intl knows; offsets like "+02:00" are not names. */
+const timeZone = z.string().refine(
+  (name) => {
+    if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: name });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: 'must be an IANA time zone name, such as "UTC" or "Europe/Berlin"' },
+);
+
 const schema = z.object({
   // Production unless said otherwise: `npm run dev` sets development itself, and the built server
   // never runs in development mode whatever this says (server/serve.ts).
@@ -104,6 +118,10 @@ const schema = z.object({
   MAIL_MAX_ATTEMPTS: positiveInt.default(8),
   // Back office: these accounts are made admins when they sign up or sign in.
   ADMIN_EMAILS: emailList.default([]),
+  // The back office's clock: its times and its "today" are in this zone.
+  SHOP_TIME_ZONE: timeZone.default("UTC"),
+  // The back office marks a product on sale with this many units or fewer as low in stock.
+  LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(5),
 });
 
 export type Config = Omit<z.infer<typeof schema>, "PUBLIC_URL" | "MAIL_FROM"> & {

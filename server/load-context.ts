@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { type AdminContext, adminContext } from "./admin/context.ts";
+import { type AdminContext, adminContext, type AdminSettings } from "./admin/context.ts";
 import type { BuildRoutes } from "./admin/gate.ts";
 import type { AuthResult, SessionUser } from "./auth/auth.ts";
 import { type CatalogueForPages, catalogueForPages } from "./catalogue/pages.ts";
@@ -61,7 +61,7 @@ export interface PageRenderer {
  * Returns `createLoadContext(c)`: what is the same for every request is built here once, what
  * belongs to this request (user, client, cookies, nonce) per call.
  */
-export function loadContextFactory(services: Services, log: Logger, publicUrl: string) {
+export function loadContextFactory(services: Services, log: Logger, publicUrl: string, adminSettings?: AdminSettings) {
   const catalogue = catalogueForPages(services.catalogue, log);
   const orders = { firstPage: (userId: string, limit: number) => services.orders.firstPage(userId, limit) };
   /** `staff`: the admin the back office's guard let in, on a back-office page only. */
@@ -85,7 +85,7 @@ export function loadContextFactory(services: Services, log: Logger, publicUrl: s
       log,
       publicUrl,
       cspNonce: c.get("cspNonce"),
-      admin: staff ? adminContext(services, staff) : null,
+      admin: staff ? adminContext(services, staff, adminSettings) : null,
     };
   };
 }

@@ -19,14 +19,17 @@ type PageAccess = { backOffice: false } | { backOffice: true; staff: SessionUser
 /**
  * Pages: React Router's request handler with the load context, from and into `caches` where a page
  * may be kept; never for a write, an error page, a back-office page or an address with a token.
+ * The back office's time zone and low-stock mark come from `config` when it has them (the
+ * server's whole configuration does), else their defaults.
  */
 export function pages(
   renderer: PageRenderer,
-  { config, log, services, caches }: { config: Pick<Config, "PUBLIC_URL">; log: Logger; services: Services; caches: PageCaches | null },
+  { config, log, services, caches }: { config: Pick<Config, "PUBLIC_URL"> & Partial<Pick<Config, "SHOP_TIME_ZONE" | "LOW_STOCK_THRESHOLD">>; log: Logger; services: Services; caches: PageCaches | null },
 ): Handler<AppEnv> {
   const { auth, database } = services;
   const ssr = renderer.handle;
-  const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL);
+  const { SHOP_TIME_ZONE = "UTC", LOW_STOCK_THRESHOLD = 5 } = config;
+  const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL, { SHOP_TIME_ZONE, LOW_STOCK_THRESHOLD });
   const pageCache = caches?.anonymous;
   // The guard's view of the route table, made again only when the table is another (development).
   const guards = new WeakMap<BuildRoutes, BackOfficeRoutes>();
