@@ -1,10 +1,10 @@
 import type { RequestListener } from "node:http";
 import { getRequestListener } from "@hono/node-server";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { apiRoutes } from "./api.ts";
-import { sessionMiddleware } from "./auth/session-middleware.ts";
+import { sessionInFront, sessionMiddleware } from "./auth/session-middleware.ts";
 import { PreparedAnswers } from "./catalogue/prepared-answers.ts";
-import { catalogueRoutes } from "./catalogue/routes.ts";
+import { catalogueInFront, catalogueRoutes } from "./catalogue/routes.ts";
 import type { Config } from "./config.ts";
 import { clientAddressStep } from "./http/client.ts";
 import { bodyLimitStep } from "./http/body-limit.ts";
@@ -15,8 +15,7 @@ import { errorHandler } from "./http/error-handler.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
 import { isFilePath } from "./http/paths.ts";
 import { retryAfterOn429 } from "./http/retry-after.ts";
-import { securityHeaderSet, securityHeaders } from "./http/security-headers.ts";
-import { withSharedAnswers } from "./http/shared-answers.ts";
+import { securityHeaderSet, securityHeaders, securityHeadersInFront } from "./http/security-headers.ts";
 import { withSmallBodies } from "./http/body-read-ahead.ts";
 import { staticFiles } from "./http/static-files.ts";
 import { mountImages } from "./images/routes.ts";
@@ -24,8 +23,10 @@ import type { PageRenderer } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import type { PageRoutes } from "./observability/page-routes.ts";
 import { requestObserver } from "./observability/request-observer.ts";
-import { pageCaches } from "./page-cache/index.ts";
+import { pageCaches, pagesInFront } from "./page-cache/index.ts";
 import { pages } from "./pages.ts";
+import { hasBody, readyAnswers } from "./pipeline/ready-answers.ts";
+import type { Step } from "./pipeline/step.ts";
 import type { Services } from "./services.ts";
 
 export interface AppDeps {
@@ -44,25 +45,46 @@ export interface AppDeps {
 export interface Pipeline {
   /** The Hono app: every step (app.request in tests). */
   app: Hono<AppEnv>;
+  /** The steps in their order, each with the handlers it put into the Hono app. */
+  steps: ReadonlyArray<{ step: Step; handlers: readonly unknown[] }>;
   /**
-   * node:http's listener: the shared-answers step in front of the app (http/shared-answers.ts).
-   * Made on demand: @hono/node-server's listener puts its own Request and Response in the globals,
-   * which tests that only call app.request do not want.
+   * node:http's listener: the steps' answers in front of the app (pipeline/ready-answers.ts), then
+   * the app. Made on demand: @hono/node-server's listener puts its own Request and Response in the
+   * globals, which tests that only call app.request do not want.
    */
   listener(): RequestListener;
 }
 
-/**
- * The HTTP layer (docs/ARCHITECTURE.md). One request passes each step once, top to bottom; each
- * step is a module of its own.
- */
+/** The HTTP layer (docs/ARCHITECTURE.md "One request"): the pipeline's steps, in the Hono app and in front of it. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   return createPipeline(deps).app;
 }
 
-export function createPipeline({ config, log, services, ssr, clientDir, pageRoutes }: AppDeps): Pipeline {
+export function createPipeline(deps: AppDeps): Pipeline {
+  const { services, log } = deps;
+  const app = new Hono<AppEnv>();
+  app.onError(errorHandler(services.database, log));
+  const steps = pipelineSteps(deps).map((step) => {
+    const from = app.routes.length;
+    step.hono(app);
+    return { step, handlers: app.routes.slice(from).map((route) => route.handler) };
+  });
+  const listener = () =>
+    readyAnswers(
+      steps.map(({ step }) => step),
+      withSmallBodies(getRequestListener(app.fetch)),
+      log,
+    );
+  return { app, steps, listener };
+}
+
+/**
+ * The pipeline: one request passes each step once, top to bottom, in the Hono app; in front of it
+ * (on node:http) each step does what `inFront` says for the answers already made. Each step is a
+ * module of its own.
+ */
+export function pipelineSteps({ config, log, services, ssr, clientDir, pageRoutes }: AppDeps): Step[] {
   const development = config.NODE_ENV === "development";
-  // What the shared-answers step and the Hono steps share: one of each.
   const observer = requestObserver({ log, metrics: services.metrics, tracing: services.tracing, trustProxy: config.TRUST_PROXY, pageRoutes });
   const security = securityHeaderSet({
     csp: contentSecurityPolicy({ development, checkout: services.checkout }),
@@ -70,42 +92,42 @@ export function createPipeline({ config, log, services, ssr, clientDir, pageRout
   });
   const catalogueAnswers = new PreparedAnswers();
   const caches = ssr ? pageCaches(config, services, () => ssr.routes()) : null;
+  const everyRequest = (handler: MiddlewareHandler<AppEnv>) => (app: Hono<AppEnv>) => void app.use("*", handler);
+  const files = clientDir ? staticFiles(clientDir) : null;
 
-  const app = new Hono<AppEnv>();
-  app.onError(errorHandler(services.database, log));
-
-  app.use("*", observer.step);
-  app.use("*", retryAfterOn429(config.AUTH_RATE_LIMIT_WINDOW_SECONDS));
-  app.use("*", securityHeaders(security));
-  // The public catalogue API (FakeStore's shape): the same read-only, precompressed data for
-  // everyone, so it answers ahead of every step that concerns a visitor, and its public answers
-  // never carry a session's cookies. A method it does not take falls through to the API's 405.
-  app.route("/api/catalogue", catalogueRoutes(services.catalogue, config.PUBLIC_URL, catalogueAnswers));
-  app.use("*", compression());
-  app.use("*", clientAddressStep(config.TRUST_PROXY));
-  app.use("*", sameOriginWrites(config.TRUSTED_ORIGINS));
-  app.use("*", bodyLimitStep());
-  app.use("*", sessionMiddleware(services.auth));
-  app.route("/api", apiRoutes(services, { instance: `${config.INSTANCE_NAME}:${process.pid}`, routes: () => app.routes }));
-  mountImages(app, services.catalogue.images);
-  // Built files, precompressed, immutable under assets/; only paths that name a file touch the disk.
-  if (clientDir) {
-    const files = staticFiles(clientDir);
-    app.use("*", (c, next) => (isFilePath(c.req.path) ? files(c, next) : next()));
-  }
-  if (ssr) app.all("*", pages(ssr, { config, log, services, caches }));
-
-  const listener = () =>
-    withSharedAnswers(
-      {
-        log,
-        observer,
-        security,
-        catalogue: { list: () => services.catalogue.list(), answers: catalogueAnswers },
-        pages: caches ? { cache: caches.anonymous, hasSessionCookie: (headers) => services.auth.hasSessionCookie(headers) } : undefined,
-        shells: caches ? { personal: caches.personal, fromShell: caches.fromShell, knownUser: (cookies) => services.auth.knownUser(cookies) } : undefined,
-      },
-      withSmallBodies(getRequestListener(app.fetch)),
-    );
-  return { app, listener };
+  return [
+    { name: "observe requests", hono: everyRequest(observer.step), inFront: observer.inFront },
+    { name: "retry after 429", hono: everyRequest(retryAfterOn429(config.AUTH_RATE_LIMIT_WINDOW_SECONDS)), inFront: { idle: "an answer made already is never a 429" } },
+    { name: "security headers", hono: everyRequest(securityHeaders(security)), inFront: securityHeadersInFront(security) },
+    // The public catalogue API (FakeStore's shape): the same read-only, precompressed data for
+    // everyone, so it answers ahead of every step that concerns a visitor, and its public answers
+    // never carry a session's cookies. A method it does not take falls through to the API's 405.
+    {
+      name: "catalogue API",
+      hono: (app) => void app.route("/api/catalogue", catalogueRoutes(services.catalogue, config.PUBLIC_URL, catalogueAnswers)),
+      inFront: catalogueInFront(services.catalogue, catalogueAnswers),
+    },
+    { name: "compression", hono: everyRequest(compression()), inFront: { idle: "answers made already are kept in each encoding, and found in the one the request accepts" } },
+    { name: "client address", hono: everyRequest(clientAddressStep(config.TRUST_PROXY)), inFront: { idle: "only the rate limits and routes behind it read the address" } },
+    { name: "same-origin writes", hono: everyRequest(sameOriginWrites(config.TRUSTED_ORIGINS)), inFront: { admits: ({ req }) => req.method === "GET" || req.method === "HEAD" } },
+    { name: "body limit", hono: everyRequest(bodyLimitStep()), inFront: { admits: ({ req }) => !hasBody(req) } },
+    { name: "session", hono: everyRequest(sessionMiddleware(services.auth)), inFront: sessionInFront(services.auth) },
+    {
+      name: "API",
+      hono: (app) => void app.route("/api", apiRoutes(services, { instance: `${config.INSTANCE_NAME}:${process.pid}`, routes: () => app.routes })),
+      inFront: { idle: "the API's answers are made per request (the catalogue's, above, are made already)" },
+    },
+    { name: "images", hono: (app) => mountImages(app, services.catalogue.images), inFront: { idle: "images come from the image cache on disk" } },
+    // Built files, precompressed, immutable under assets/; only paths that name a file touch the disk.
+    {
+      name: "files",
+      hono: (app) => void (files && app.use("*", (c, next) => (isFilePath(c.req.path) ? files(c, next) : next()))),
+      inFront: { idle: "files come from disk" },
+    },
+    {
+      name: "pages",
+      hono: (app) => void (ssr && app.all("*", pages(ssr, { config, log, services, caches }))),
+      inFront: caches ? pagesInFront(caches, observer.addressRoute) : { idle: "no page is kept" },
+    },
+  ];
 }

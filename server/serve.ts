@@ -98,7 +98,7 @@ async function main(entry: Entry) {
   if (metricsServer) log.info({ url: metricsServer.url }, "metrics listening");
   const sweeper = startStockSweeper(services, log);
 
-  // node:http -> the shared-answers step -> the Hono app (docs/ARCHITECTURE.md "One request").
+  // node:http -> the steps' answers in front of Hono -> the Hono app (docs/ARCHITECTURE.md "One request").
   const listener = createPipeline({ config, log, services, ssr, clientDir, pageRoutes }).listener();
   // An answer given before its request's body was read (a 413) reaches a client still sending it.
   const server = http.createServer({ ServerResponse: lingeringResponses() }, middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);

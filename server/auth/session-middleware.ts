@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.ts";
 import { isFilePath } from "../http/paths.ts";
+import type { InFront } from "../pipeline/step.ts";
 import type { AuthService } from "./auth.ts";
 
 /**
@@ -26,3 +27,21 @@ export function sessionMiddleware(auth: AuthService): MiddlewareHandler<AppEnv> 
 }
 
 const isPublic = (headers: Headers): boolean => /(^|,)\s*public\s*(,|$)/i.test(headers.get("cache-control") ?? "");
+
+/**
+ * The session step in front of Hono (pipeline/ready-answers.ts): a visitor without a session cookie
+ * is anonymous; a cookie header this process has already verified, and not seen end, is its user
+ * (nothing to renew); any other session goes to Hono, which asks the database. Files never need
+ * the user, as above.
+ */
+export function sessionInFront(auth: Pick<AuthService, "knownUser" | "hasSessionCookie">): InFront {
+  return {
+    admits: (visit) => {
+      const cookie = visit.req.headers.cookie;
+      if (!cookie || isFilePath(visit.path)) return true;
+      // A verified session's cookie is looked up as it is, before any cookie is parsed.
+      visit.user = auth.knownUser(cookie);
+      return visit.user !== null || !auth.hasSessionCookie(new Headers({ cookie }));
+    },
+  };
+}

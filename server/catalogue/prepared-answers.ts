@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { preferredEncoding } from "../http/compression.ts";
-import type { SharedAnswer } from "../http/written-answer.ts";
+import type { ReadyAnswer } from "../pipeline/ready-answer.ts";
 import type { Product } from "./product.ts";
 
 type Encoding = "br" | "gzip" | "identity";
@@ -14,8 +14,8 @@ interface Prepared {
   route: string;
   json: string;
   etag: string;
-  forms: Partial<Record<Encoding, SharedAnswer>>;
-  notModified: SharedAnswer;
+  forms: Partial<Record<Encoding, ReadyAnswer>>;
+  notModified: ReadyAnswer;
 }
 
 /** Public, read-only data: every site may read it (no credentials) and show it. */
@@ -26,7 +26,7 @@ const COMPRESS_FROM_BYTES = 1024;
 /** Distinct Accept-Encoding headers remembered with the encoding they get (browsers send a handful). */
 const MAX_ACCEPT_HEADERS = 100;
 
-function sendable({ json, etag }: { json: string; etag: string }, encoding: Encoding): SharedAnswer {
+function sendable({ json, etag }: { json: string; etag: string }, encoding: Encoding): ReadyAnswer {
   const body = new Uint8Array(
     encoding === "br"
       ? brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
@@ -43,32 +43,32 @@ function sendable({ json, etag }: { json: string; etag: string }, encoding: Enco
 /**
  * The catalogue API's answers, made once per address (path and query as sent) and product list:
  * the JSON, its ETag, each compressed form and the 304 with every header of their own. The Hono
- * routes (catalogue/routes.ts) make them after validating the request; the shared-answers step
- * (http/shared-answers.ts) serves an address that has one straight from node:http. One set of
+ * routes (catalogue/routes.ts) make them after validating the request; the pipeline in front of
+ * Hono (catalogueInFront in routes.ts) serves an address that has one straight from node:http. One set of
  * answers, two doors: both send exactly what is here.
  */
 export class PreparedAnswers {
   private readonly prepared = new Map<string, Prepared>();
   private readonly encodings = new Map<string, Encoding>();
 
-  /** Whether `key` has an answer (maybe stale): only then may the shared-answers step try it. */
+  /** Whether `key` has an answer (maybe stale): only then is it tried in front of Hono. */
   has(key: string): boolean {
     return this.prepared.has(key);
   }
 
   /** The route pattern and answer for `key` if one was made from `products`, else null. */
-  find(key: string, products: Product[], ifNoneMatch: string | undefined, acceptEncoding: string | undefined): { route: string; answer: SharedAnswer } | null {
+  find(key: string, products: Product[], ifNoneMatch: string | undefined, acceptEncoding: string | undefined): { route: string; answer: ReadyAnswer } | null {
     const entry = this.prepared.get(key);
     return entry && entry.source === products ? { route: entry.route, answer: this.reply(entry, ifNoneMatch, acceptEncoding) } : null;
   }
 
   /** The answer for `key`, made from `products` with `build` unless it already was. */
-  answer(key: string, route: string, products: Product[], build: (products: Product[]) => unknown, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): SharedAnswer {
+  answer(key: string, route: string, products: Product[], build: (products: Product[]) => unknown, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): ReadyAnswer {
     let entry = this.prepared.get(key);
     if (!entry || entry.source !== products) {
       const json = JSON.stringify(build(products));
       const etag = `"${createHash("sha1").update(json).digest("base64url")}"`;
-      const notModified: SharedAnswer = { status: 304, headers: { ...PUBLIC_DATA, ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding" }, body: null };
+      const notModified: ReadyAnswer = { status: 304, headers: { ...PUBLIC_DATA, ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding" }, body: null };
       entry = { source: products, route, json, etag, forms: {}, notModified };
       if (this.prepared.size >= MAX_PREPARED) this.prepared.clear();
       this.prepared.set(key, entry);
@@ -76,7 +76,7 @@ export class PreparedAnswers {
     return this.reply(entry, ifNoneMatch, acceptEncoding);
   }
 
-  private reply(entry: Prepared, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): SharedAnswer {
+  private reply(entry: Prepared, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): ReadyAnswer {
     if (ifNoneMatch === entry.etag) return entry.notModified;
     const encoding = entry.json.length >= COMPRESS_FROM_BYTES ? this.encodingFor(acceptEncoding) : "identity";
     return (entry.forms[encoding] ??= sendable(entry, encoding));

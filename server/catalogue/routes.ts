@@ -1,7 +1,10 @@
 import { type Context, Hono } from "hono";
 import { routePath } from "hono/route";
 import { z } from "zod";
-import { joined } from "../http/written-answer.ts";
+import { newNonce } from "../http/security-headers.ts";
+import { joined } from "../pipeline/ready-answer.ts";
+import { hasBody, single } from "../pipeline/ready-answers.ts";
+import type { InFront } from "../pipeline/step.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
@@ -107,3 +110,23 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string, prepare
 
 /** The path and query as sent, from an absolute URL (scheme://host/...): what the prepared answers are kept by. */
 export const catalogueAddress = (url: string): string => url.slice(url.indexOf("/", url.indexOf("//") + 2));
+
+const CATALOGUE_API = "/api/catalogue/";
+
+/**
+ * The catalogue API in front of Hono (pipeline/ready-answers.ts): a read of an address that has a
+ * prepared answer gets it, when it was made from the catalogue's current list. An older answer, or a
+ * catalogue that is away, is the route's to answer (it makes the answer again, or says 502).
+ */
+export function catalogueInFront(catalogue: Pick<Catalogue, "list">, prepared: PreparedAnswers): InFront {
+  return {
+    finds: ({ req, url }) => {
+      // A read with a body takes the body limit, in Hono, as every request with a body does.
+      if ((req.method !== "GET" && req.method !== "HEAD") || hasBody(req) || !url.startsWith(CATALOGUE_API) || !prepared.has(url)) return null;
+      return catalogue.list().then((products) => {
+        const found = prepared.find(url, products, single(req.headers["if-none-match"]), single(req.headers["accept-encoding"]));
+        return found && { ...found, nonce: newNonce() };
+      });
+    },
+  };
+}

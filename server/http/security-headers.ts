@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import type { InFront } from "../pipeline/step.ts";
 import type { AppEnv } from "./env.ts";
 
 /** Stands in a directive's source list where each response's own nonce goes (no real source contains it). */
@@ -70,8 +71,8 @@ export function securityHeaderSet({ csp, hsts }: { csp: CspDirectives; hsts: str
  * The security headers of every response, with a fresh CSP nonce per request (`cspNonce`, which
  * the pages put on their scripts). On node:http they are the response's defaults (see below);
  * elsewhere they are written onto the finished response directly: going through `c.header()` after
- * the handler would make Hono copy the response once per header. Answers given before Hono
- * (http/shared-answers.ts) write the same set themselves.
+ * the handler would make Hono copy the response once per header. Answers given in front of Hono
+ * get the same set from `securityHeadersInFront`.
  */
 export function securityHeaders(set: SecurityHeaderSet): MiddlewareHandler<AppEnv> {
   const { fixed, forScripts } = set;
@@ -119,4 +120,29 @@ function trySet(headers: Headers, name: string, value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The security headers of an answer given in front of Hono (pipeline/ready-answers.ts): the same
+ * set, those the answer does not set itself, and the policy with the nonce its page was made with.
+ */
+export function securityHeadersInFront(set: SecurityHeaderSet): InFront {
+  /** Per answer's headers: the fixed ones it does not set itself, as node:http's flat list. */
+  const missing = new WeakMap<Record<string, string>, string[]>();
+  const missingFrom = (own: Record<string, string>): string[] => {
+    let list = missing.get(own);
+    if (!list) {
+      const names = new Set(Object.keys(own).map((name) => name.toLowerCase()));
+      list = set.fixed.filter(([name]) => !names.has(name.toLowerCase())).flat();
+      missing.set(own, list);
+    }
+    return list;
+  };
+  return {
+    wraps: (write) => (visit, res, found, headers) => {
+      for (const value of missingFrom(found.answer.headers)) headers.push(value);
+      headers.push("Content-Security-Policy", set.policy(found.nonce));
+      write(visit, res, found, headers);
+    },
+  };
 }

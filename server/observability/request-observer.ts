@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../http/env.ts";
 import { isFilePath } from "../http/paths.ts";
 import type { Logger } from "../log.ts";
+import type { InFront, Visit } from "../pipeline/step.ts";
 import type { ShopMetrics } from "./metrics.ts";
 import type { PageRoutes } from "./page-routes.ts";
 import type { RequestSpan, Tracing } from "./tracing.ts";
@@ -31,12 +31,10 @@ export interface RequestObserver {
   /** The first step of the Hono pipeline. */
   readonly step: MiddlewareHandler<AppEnv>;
   /**
-   * Observes an answer given straight on node:http (http/shared-answers.ts) exactly as `step` does:
-   * `send` writes it with the request id it is given and returns its status; it runs inside the
-   * request's span when tracing. `started` is performance.now() when the request came in; `userId`
-   * the signed-in visitor's, for the log line.
+   * The same for an answer given in front of Hono (pipeline/ready-answers.ts): it is written with
+   * its request id, inside the request's span when tracing, and counted and logged as `step` does.
    */
-  observe(incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number, userId?: string): void;
+  readonly inFront: InFront;
   /** The route label of an address no Hono route names (a page, a file, an unmatched /api address). */
   addressRoute(path: string): string;
 }
@@ -102,7 +100,7 @@ export function requestObserver(options: RequestObserverOptions): RequestObserve
     if (!outgoing) setHeader(c, "X-Request-Id", id);
   };
 
-  const observe = (incoming: IncomingMessage, started: number, route: string, send: (requestId: string) => number, userId?: string): void => {
+  const observe = ({ req: incoming, started, user }: Visit, route: string, send: (requestId: string) => number): void => {
     const header = (name: string) => single(incoming.headers[name]);
     const id = requestId(header);
     const method = incoming.method && METHODS.has(incoming.method) ? incoming.method : "OTHER";
@@ -113,11 +111,19 @@ export function requestObserver(options: RequestObserverOptions): RequestObserve
     try {
       status = send(id);
     } finally {
-      finished(span, id, method, route, status, started, userId);
+      finished(span, id, method, route, status, started, user?.uid);
     }
   };
+  const inFront: InFront = {
+    wraps: (write) => (visit, res, found, headers) =>
+      observe(visit, found.route, (requestId) => {
+        headers.push("X-Request-Id", requestId);
+        write(visit, res, found, headers);
+        return found.answer.status;
+      }),
+  };
 
-  return { step, observe, addressRoute };
+  return { step, inFront, addressRoute };
 }
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);

@@ -60,7 +60,7 @@ describe.each(testEngines())("tracing on %s", (engine) => {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_SERVICE_NAME: "storefront-test",
       OTEL_BSP_SCHEDULE_DELAY: "50",
-      // JSON here, protobuf (the default) in shared-answers-tracing.integration.test.ts: both protocols end to end.
+      // JSON here, protobuf (the default) in pipeline/ready-answers-tracing.integration.test.ts: both protocols end to end.
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
     });
     cleanups.push(() => server.stop("SIGKILL"));
@@ -113,7 +113,7 @@ describe.each(testEngines())("tracing on %s", (engine) => {
     expect(spans.filter((s) => s.traceId === unrecorded)).toEqual([]);
     expect((await logLine(server, (r) => r.msg === "request" && r.traceId === unrecorded)).route).toBe("/api/orders");
 
-    // Overlapping requests, with shared answers (which never make their span current) among them:
+    // Overlapping requests, with answers given in front of Hono (which never make their span current) among them:
     // each request's queries are its own children, in its own trace, and no span is lost.
     const overlapping = Array.from({ length: 8 }, () => randomBytes(16).toString("hex"));
     const answers = await Promise.all([

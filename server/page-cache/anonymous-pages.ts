@@ -1,8 +1,8 @@
 import { acceptsGzip } from "../http/compression.ts";
 import type { Telemetry } from "../observability/port.ts";
-import type { SharedAnswer } from "../http/written-answer.ts";
+import type { ReadyAnswer } from "../pipeline/ready-answer.ts";
 import { SizedLru } from "./sized-lru.ts";
-import { joined } from "../http/written-answer.ts";
+import { joined } from "../pipeline/ready-answer.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Entry {
@@ -27,7 +27,7 @@ export class PageCache {
     this.entries = new SizedLru(limits, (entry) => entry.page.bytes);
   }
 
-  /** Whether `key` has a page (no lookup is counted): the shared-answers step asks before it answers. */
+  /** Whether `key` has a page (no lookup is counted): the pipeline asks before it answers in front of Hono. */
   has(key: string): boolean {
     return this.entries.has(key);
   }
@@ -39,7 +39,7 @@ export class PageCache {
   }
 
   /** As `get`, as the status, headers and bytes to send (what node:http writes without a Response). */
-  lookup(key: string, nonce: string, acceptEncoding: string | undefined): SharedAnswer | null {
+  lookup(key: string, nonce: string, acceptEncoding: string | undefined): ReadyAnswer | null {
     const entry = this.entries.use(key);
     this.limits.telemetry?.pageCache(entry ? "hit" : "miss");
     if (!entry) return null;

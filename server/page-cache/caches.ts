@@ -21,7 +21,7 @@ export interface PageCaches {
 
 /**
  * Anonymous pages are the same for everyone (the basket lives in the browser): rendered once per
- * address, until the catalogue changes; the shared-answers step (http/shared-answers.ts) also
+ * address, until the catalogue changes; the pipeline's path in front of Hono (in-front.ts) also
  * answers their hits. Signed-in visitors get the pages whose routes declare `shell: true` from
  * personal shells (personal-shells.ts): the page rendered once per address and kind of user for a
  * placeholder user, filled with theirs per response. Both drop exactly the pages a catalogue

@@ -6,5 +6,6 @@
 export { type PageCaches, pageCaches } from "./caches.ts";
 export type { PageCache } from "./anonymous-pages.ts";
 export { PersonalShells } from "./personal-shells.ts";
+export { pagesInFront } from "./in-front.ts";
 export { placeholderUser } from "./shell-holes.ts";
 export { type ShellDeclaration, type ShellPages, shellPages } from "./shell-routes.ts";

@@ -2,9 +2,9 @@ import type { SessionUser } from "../auth/auth.ts";
 import { acceptsGzip } from "../http/compression.ts";
 import { shareablePage } from "./anonymous-pages.ts";
 import { type CutShell, cutShell, fills } from "./shell-holes.ts";
-import type { SharedAnswer } from "../http/written-answer.ts";
+import type { ReadyAnswer } from "../pipeline/ready-answer.ts";
 import { SizedLru } from "./sized-lru.ts";
-import { joined } from "../http/written-answer.ts";
+import { joined } from "../pipeline/ready-answer.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 interface Shell extends CutShell {
@@ -56,7 +56,7 @@ export class PersonalShells {
    * As `page`, from a shell already kept, as the status, headers and bytes to send (what node:http
    * writes without a Response): null when there is no such shell, and nothing is rendered.
    */
-  kept(address: string, user: SessionUser, nonce: string, acceptEncoding: string | undefined): SharedAnswer | null {
+  kept(address: string, user: SessionUser, nonce: string, acceptEncoding: string | undefined): ReadyAnswer | null {
     const shell = this.entries.use(keyOf(address, user));
     return shell ? filled(shell, user, nonce, acceptEncoding) : null;
   }
@@ -98,7 +98,7 @@ export class PersonalShells {
 const keyOf = (address: string, user: SessionUser): string => `${user.role} ${address}`;
 
 /** `shell` filled for `user` and `nonce`, gzipped when the client takes gzip; null when the user's values cannot fill it. */
-function filled(shell: Shell, user: SessionUser, nonce: string, acceptEncoding: string | undefined): SharedAnswer | null {
+function filled(shell: Shell, user: SessionUser, nonce: string, acceptEncoding: string | undefined): ReadyAnswer | null {
   const values = fills(shell.holes, user, nonce);
   if (!values) return null;
   const gzip = acceptsGzip(acceptEncoding);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { joined } from "../http/written-answer.ts";
+import { joined } from "../pipeline/ready-answer.ts";
 import { SplicedGzip } from "./spliced-gzip.ts";
 
 describe("a spliced gzip", () => {

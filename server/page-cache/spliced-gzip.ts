@@ -1,6 +1,6 @@
 import { constants, crc32, deflateRawSync } from "node:zlib";
 import { GZIP_HEADER, crcCombine, crcShift, gzipTrailer } from "../http/gzip-member.ts";
-import { byteLength, type Pieces } from "../http/written-answer.ts";
+import { byteLength, type Pieces } from "../pipeline/ready-answer.ts";
 
 /** An empty final deflate block: ends the stream after the last piece. */
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);

@@ -34,7 +34,7 @@ export interface TestAppOptions {
 }
 
 /** The app as `main.ts` builds it, in-process: real config parsing, real services, real pipeline. */
-export async function testApp(options: TestAppOptions = {}): Promise<{ app: ReturnType<typeof createApp>; services: Services; listener: Pipeline["listener"] }> {
+export async function testApp(options: TestAppOptions = {}): Promise<{ app: ReturnType<typeof createApp>; services: Services; listener: Pipeline["listener"]; steps: Pipeline["steps"] }> {
   const config = loadConfig({
     NODE_ENV: "production",
     PUBLIC_URL: TEST_ORIGIN,
@@ -52,8 +52,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<{ app: Retu
     stripeApi: options.stripeApi,
     mail: { ...options.mail, manual: true },
   });
-  const { app, listener } = createPipeline({ config, log, services, ssr: options.ssr, clientDir: options.clientDir, pageRoutes: options.pageRoutes });
-  return { app, services, listener };
+  const { app, listener, steps } = createPipeline({ config, log, services, ssr: options.ssr, clientDir: options.clientDir, pageRoutes: options.pageRoutes });
+  return { app, services, listener, steps };
 }
 
 /**

@@ -8,8 +8,8 @@
  */
 export type Pieces = readonly Uint8Array[];
 
-/** An answer that is the same for every anonymous request for it, as node:http writes it. */
-export interface SharedAnswer {
+/** An answer made before it is asked for (a prepared API answer, a kept page), as node:http writes it. */
+export interface ReadyAnswer {
   status: number;
   headers: Record<string, string>;
   /** The body's pieces, written as they are (a kept page's parts are not copied per response). */

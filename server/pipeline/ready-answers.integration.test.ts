@@ -10,9 +10,10 @@ import { builtPages } from "../../test/support/pages.ts";
 import { parseMetrics, sampleValue } from "../../test/support/prometheus-text.ts";
 import type { Services } from "../services.ts";
 
-// The shared-answers step through real node:http listeners: `shop` is what main.ts serves (the
-// step in front of the Hono app), `hono` the same app and caches without the step. What the step
-// answers must be exactly what Hono answers (but for the date, the request id and the nonce).
+// The pipeline's answers in front of Hono through real node:http listeners: `shop` is what main.ts
+// serves (ready answers in front of the Hono app), `hono` the same app and caches without them.
+// What is answered in front must be exactly what Hono answers (but for the date, the request id and
+// the nonce).
 
 interface Answer {
   status: number;
@@ -25,7 +26,7 @@ let hono: string;
 let services: Services;
 let app: Awaited<ReturnType<typeof testApp>>["app"];
 let records: Array<Record<string, unknown>>;
-/** Requests the step passed on to the Hono app. */
+/** Requests passed on to the Hono app. */
 const honoCalls = { count: 0 };
 const servers: http.Server[] = [];
 
@@ -44,7 +45,7 @@ beforeAll(async () => {
   app = test.app;
   const fetch = test.app.fetch;
   hono = await serve(getRequestListener(fetch));
-  // Every request the step passes on reaches the app's fetch: counted.
+  // Every request passed on reaches the app's fetch: counted.
   test.app.fetch = (...args: Parameters<typeof fetch>) => {
     honoCalls.count++;
     return fetch(...args);
@@ -195,7 +196,7 @@ describe("the page cache's hits", () => {
     expect(requestLine(fast.headers["x-request-id"])).toMatchObject({ method: "GET", route: "/results/:categoryName", status: 200 });
   });
 
-  it("never serves a session's request from the shared page: the signed-in page has the user's name", async () => {
+  it("never serves a session's request from the anonymous page: the signed-in page has the user's name", async () => {
     await get(shop, "/products/3");
     const cookie = await signUp(app, "shared@example.com");
     honoCalls.count = 0;
@@ -203,7 +204,7 @@ describe("the page cache's hits", () => {
     expect(honoCalls.count).toBe(1);
     expect(signedIn.headers["x-page-cache"]).toBeUndefined();
     expect(decoded(signedIn)).toContain("shared");
-    // Other cookies are no session: still the shared page.
+    // Other cookies are no session: still the anonymous page.
     expect((await get(shop, "/products/3", { cookie: "theme=dark" })).headers["x-page-cache"]).toBe("hit");
   });
 

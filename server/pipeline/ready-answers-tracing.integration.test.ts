@@ -7,7 +7,7 @@ import { type ReceivedSpan, startOtlpReceiver } from "../../test/support/otlp-re
 import { eventually } from "../../test/support/poll.ts";
 import { type RunningServer, startServer } from "../../test/support/server-process.ts";
 
-// The built server with tracing on: an answer the shared-answers step gives (the second request
+// The built server with tracing on: an answer given in front of Hono (the second request
 // for an address, the first one prepared or cached it) still exports its request span, continuing
 // the caller's traceparent, and its log line names the trace.
 
@@ -16,10 +16,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-it("exports the span of a shared answer (catalogue API, cached page) and names its trace in the log line", async () => {
+it("exports the span of an answer given in front of Hono (catalogue API, cached page) and names its trace in the log line", async () => {
   const receiver = await startOtlpReceiver();
   cleanups.push(receiver.close);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-shared-tracing-"));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-ready-tracing-"));
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const server: RunningServer = await startServer({
     DATA_DIR: dataDir,
