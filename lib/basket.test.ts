@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { basketCount, formatCents, lineFrom, subtotalCents } from "./basket.ts";
+import { basketCount, formatCents, lineFrom, lineTotalCents, subtotalCents } from "./basket.ts";
 
 const product = { id: 7, title: "Ring", image: "/r.svg", rating: { rate: 4, count: 9 }, priceCents: 123400, description: "Gold", category: "jewelery" };
 
@@ -27,11 +27,17 @@ describe("formatCents", () => {
 });
 
 describe("basket lines", () => {
-  it("keep only the product's snapshot and the amount", () => {
-    expect(lineFrom(product, 2)).toEqual({ id: 7, title: "Ring", image: "/r.svg", rating: { rate: 4, count: 9 }, priceCents: 123400, description: "Gold", amount: 2 });
+  it("keep only the product's snapshot and the quantity", () => {
+    expect(lineFrom(product, 2)).toEqual({ id: 7, title: "Ring", image: "/r.svg", rating: { rate: 4, count: 9 }, priceCents: 123400, description: "Gold", quantity: 2 });
   });
 
-  it("add up exactly in cents, and count amounts rather than lines", () => {
+  it("cost price x quantity in integer cents", () => {
+    expect(lineTotalCents(lineFrom(product, 3))).toBe(370200);
+    expect(lineTotalCents({ priceCents: 1999, quantity: 0 })).toBe(0);
+    expect(lineTotalCents({ priceCents: 1, quantity: 999 })).toBe(999);
+  });
+
+  it("add up exactly in cents, and count quantities rather than lines", () => {
     const lines = [lineFrom(product, 2), lineFrom({ ...product, id: 8, priceCents: 1 }, 3)];
     expect(subtotalCents(lines)).toBe(246803);
     expect(basketCount(lines)).toBe(5);

@@ -14,22 +14,28 @@ export interface LineProduct {
   description: string;
 }
 
-/** A basket line (spec section 3): the product as it was priced and how many (`amount`, a quantity). */
+/**
+ * A basket line (spec section 3): the product as it was priced and how many. The spec's JSON calls
+ * the quantity `amount`; it is renamed only where JSON is read or written.
+ */
 export interface BasketLine extends LineProduct {
-  amount: number;
+  quantity: number;
 }
 
-/** The line `amount` of `product` make: only the snapshot's fields, whatever else the product carries. */
-export function lineFrom(product: LineProduct, amount: number): BasketLine {
+/** The line `quantity` of `product` make: only the snapshot's fields, whatever else the product carries. */
+export function lineFrom(product: LineProduct, quantity: number): BasketLine {
   const { id, title, image, rating, priceCents, description } = product;
-  return { id, title, image, rating, priceCents, description, amount };
+  return { id, title, image, rating, priceCents, description, quantity };
 }
 
-/** The subtotal in integer cents: the sum of price x amount, exact to the cent. */
-export const subtotalCents = (lines: readonly BasketLine[]): number => lines.reduce((sum, line) => sum + line.priceCents * line.amount, 0);
+/** What a line costs in integer cents: price x quantity. The one place a line's total is worked out. */
+export const lineTotalCents = (line: Pick<BasketLine, "priceCents" | "quantity">): number => line.priceCents * line.quantity;
 
-/** The header's cart count: the sum of the amounts, not the number of lines. */
-export const basketCount = (lines: readonly BasketLine[]): number => lines.reduce((sum, line) => sum + line.amount, 0);
+/** The subtotal in integer cents: the sum of the line totals, exact to the cent. */
+export const subtotalCents = (lines: readonly Pick<BasketLine, "priceCents" | "quantity">[]): number => lines.reduce((sum, line) => sum + lineTotalCents(line), 0);
+
+/** The header's cart count: the sum of the quantities, not the number of lines. */
+export const basketCount = (lines: readonly Pick<BasketLine, "quantity">[]): number => lines.reduce((sum, line) => sum + line.quantity, 0);
 
 let dollars: Intl.NumberFormat | undefined;
 /** Above this many cents Intl's own figure (of cents / 100, a float) drifts from the exact one; Intl's is kept. */

@@ -16,8 +16,8 @@ export function availabilityText(stock: number | null | undefined): string | nul
 }
 
 /** What the cart says of a line whose quantity is more than the `stock` available (none left: unavailable); null when it is not. */
-export function lineShortText(amount: number, stock: number | null | undefined): string | null {
-  if (stock == null || amount <= stock) return null;
+export function lineShortText(quantity: number, stock: number | null | undefined): string | null {
+  if (stock == null || quantity <= stock) return null;
   return stock <= 0 ? "Currently unavailable." : `Only ${stock} left in stock.`;
 }
 

@@ -12,7 +12,7 @@ describe("the order page's refund form", () => {
     expect(readRefundForm(form({ idempotencyKey: "k", reason: " Broken ", "units-2": "1", "units-9": "0", restock: "on", intent: "lines" }))).toEqual({
       ok: true,
       key: "k",
-      request: { lines: [{ id: 2, amount: 1 }], reason: "Broken", restock: true },
+      request: { lines: [{ id: 2, quantity: 1 }], reason: "Broken", restock: true },
     });
   });
 
@@ -42,6 +42,6 @@ describe("the order page's refund form", () => {
     for (const units of ["-1", "-0", "1e3", "0x10", "+1", "1.0"]) {
       expect(readRefundForm(form({ idempotencyKey: "k", reason: "x", "units-2": units, intent: "lines" }))).toEqual({ ok: false, error: "Units to refund must be whole numbers." });
     }
-    expect(readRefundForm(form({ idempotencyKey: "k", reason: "x", "units-2": " 2 ", "units-3": "00", intent: "lines" }))).toMatchObject({ ok: true, request: { lines: [{ id: 2, amount: 2 }] } });
+    expect(readRefundForm(form({ idempotencyKey: "k", reason: "x", "units-2": " 2 ", "units-3": "00", intent: "lines" }))).toMatchObject({ ok: true, request: { lines: [{ id: 2, quantity: 2 }] } });
   });
 });

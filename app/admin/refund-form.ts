@@ -2,7 +2,7 @@ import { field } from "../auth/form.ts";
 
 /** A refund as the order page's form posts it: the key, which lines' units (none: everything left), why, restock. */
 export type RefundForm =
-  | { ok: true; key: string; request: { lines?: Array<{ id: number; amount: number }>; reason: string; restock: boolean } }
+  | { ok: true; key: string; request: { lines?: Array<{ id: number; quantity: number }>; reason: string; restock: boolean } }
   | { ok: false; error: string };
 
 /** The fields the order page's form has: anything else is refused by name, as the refund API does. */
@@ -32,7 +32,7 @@ export function readRefundForm(form: FormData): RefundForm {
   const intent = form.get("intent") ?? "lines";
   if (intent !== "lines" && intent !== "all") return { ok: false, error: "Choose one of the form's refund buttons." };
   if (intent === "all") return { ok: true, key, request: { reason, restock } };
-  const lines: Array<{ id: number; amount: number }> = [];
+  const lines: Array<{ id: number; quantity: number }> = [];
   for (const [name, value] of form) {
     const id = UNITS.exec(name)?.[1];
     if (!id) continue;
@@ -40,8 +40,8 @@ export function readRefundForm(form: FormData): RefundForm {
     if (units === "") continue;
     // Digits only: no sign, no exponent, no fraction ("-1", "1e3", "1.5", a file are all refused).
     if (units === null || !/^\d{1,9}$/.test(units)) return { ok: false, error: "Units to refund must be whole numbers." };
-    const amount = Number(units);
-    if (amount > 0) lines.push({ id: Number(id), amount });
+    const quantity = Number(units);
+    if (quantity > 0) lines.push({ id: Number(id), quantity });
   }
   if (lines.length === 0) return { ok: false, error: "Choose how many units of which lines to refund, or refund everything left." };
   return { ok: true, key, request: { lines, reason, restock } };

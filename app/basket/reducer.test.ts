@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { basketCount, subtotalCents } from "../../lib/basket.ts";
 import { type BasketItem, initialState, type StoreState, storeReducer } from "./reducer.ts";
 
-const product = (id: number, priceCents: number): Omit<BasketItem, "amount"> => ({
+const product = (id: number, priceCents: number): Omit<BasketItem, "quantity"> => ({
   id,
   title: `Product ${id}`,
   image: `/images/products/${id}.svg`,
@@ -15,18 +15,18 @@ const run = (...actions: Parameters<typeof storeReducer>[1][]): StoreState =>
   actions.reduce(storeReducer, initialState);
 
 describe("basket transitions", () => {
-  it("appends a new item with amount 1", () => {
+  it("appends a new item with quantity 1", () => {
     const state = run({ type: "ADD_TO_BASKET", item: product(1, 1599) });
-    expect(state.basket).toEqual([{ ...product(1, 1599), amount: 1 }]);
+    expect(state.basket).toEqual([{ ...product(1, 1599), quantity: 1 }]);
   });
 
-  it("raises the amount of an item already in the basket instead of adding a line", () => {
+  it("raises the quantity of an item already in the basket instead of adding a line", () => {
     const state = run(
       { type: "ADD_TO_BASKET", item: product(1, 1599) },
       { type: "ADD_TO_BASKET", item: product(2, 6400) },
       { type: "ADD_TO_BASKET", item: product(1, 1599) },
     );
-    expect(state.basket.map((line) => [line.id, line.amount])).toEqual([
+    expect(state.basket.map((line) => [line.id, line.quantity])).toEqual([
       [1, 2],
       [2, 1],
     ]);
@@ -35,18 +35,18 @@ describe("basket transitions", () => {
   it("keeps only the basket item's fields, whatever else the product carries", () => {
     const state = run({ type: "ADD_TO_BASKET", item: { ...product(3, 100), category: "jewelery" } as never });
     expect(Object.keys(state.basket[0]!).sort()).toEqual(
-      ["amount", "description", "id", "image", "priceCents", "rating", "title"].sort(),
+      ["description", "id", "image", "priceCents", "quantity", "rating", "title"].sort(),
     );
   });
 
-  it("lowers the amount on remove, and removes the line when it was 1", () => {
+  it("lowers the quantity on remove, and removes the line when it was 1", () => {
     let state = run(
       { type: "ADD_TO_BASKET", item: product(1, 100) },
       { type: "ADD_TO_BASKET", item: product(1, 100) },
       { type: "ADD_TO_BASKET", item: product(2, 200) },
     );
     state = storeReducer(state, { type: "REMOVE_FROM_BASKET", id: 1 });
-    expect(state.basket.map((line) => [line.id, line.amount])).toEqual([
+    expect(state.basket.map((line) => [line.id, line.quantity])).toEqual([
       [1, 1],
       [2, 1],
     ]);
@@ -92,12 +92,12 @@ describe("counts and totals", () => {
     { type: "ADD_TO_BASKET", item: product(3, 985) },
   ).basket;
 
-  it("counts the sum of amounts for the header, and distinct lines separately", () => {
+  it("counts the sum of quantities for the header, and distinct lines separately", () => {
     expect(basketCount(basket)).toBe(4);
     expect(basket.length).toBe(3);
   });
 
-  it("sums price x amount in cents", () => {
+  it("sums price x quantity in cents", () => {
     expect(subtotalCents(basket)).toBe(1599 + 2 * 6400 + 985);
   });
 

@@ -14,7 +14,7 @@ export interface StoreState {
 }
 
 export type StoreAction =
-  | { type: "ADD_TO_BASKET"; item: Omit<BasketItem, "amount"> }
+  | { type: "ADD_TO_BASKET"; item: Omit<BasketItem, "quantity"> }
   | { type: "REMOVE_FROM_BASKET"; id: number }
   | { type: "EMPTY_BASKET" }
   | { type: "SET_USER"; user: User | null };
@@ -30,7 +30,7 @@ export function storeReducer(state: StoreState, action: StoreAction): StoreState
       return {
         ...state,
         basket: existing
-          ? state.basket.map((line) => (line.id === id ? { ...line, amount: line.amount + 1 } : line))
+          ? state.basket.map((line) => (line.id === id ? { ...line, quantity: line.quantity + 1 } : line))
           : [...state.basket, lineFrom(action.item, 1)],
       };
     }
@@ -38,7 +38,7 @@ export function storeReducer(state: StoreState, action: StoreAction): StoreState
       return {
         ...state,
         basket: state.basket.flatMap((line) =>
-          line.id !== action.id ? [line] : line.amount > 1 ? [{ ...line, amount: line.amount - 1 }] : [],
+          line.id !== action.id ? [line] : line.quantity > 1 ? [{ ...line, quantity: line.quantity - 1 }] : [],
         ),
       };
     case "EMPTY_BASKET":

@@ -8,7 +8,7 @@ export function BasketLines({ lines, className = "" }: { lines: readonly PageLin
       {lines.map((line) => (
         <li key={line.id}>
           <ProductCard product={line} flex headingLevel={3} />
-          <p className="basket-lines__quantity">Quantity: {line.amount}</p>
+          <p className="basket-lines__quantity">Quantity: {line.quantity}</p>
         </li>
       ))}
     </ul>

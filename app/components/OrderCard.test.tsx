@@ -1,17 +1,17 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { Order } from "../../server/orders/order.ts";
+import { type Order, orderJson } from "../../server/orders/order.ts";
 import { StoreProvider } from "../basket/store.tsx";
-import { pageOrder, pageOrdersFrom, pageOrdersJson } from "../orders/page-order.ts";
+import { pageOrder, pageOrderFromJson, pageOrdersFrom, pageOrdersJson } from "../orders/page-order.ts";
 import { OrderCard } from "./OrderCard.tsx";
 
 const order: Order = {
   id: "pi_3AbC",
-  amount: 2 * 8950 + 64900,
+  amountCents: 2 * 8950 + 64900,
   created: Date.UTC(2026, 10, 22, 3, 7),
   status: "partially_refunded",
-  refunded: 8950,
+  refundedCents: 8950,
   basket: [
     {
       id: 1,
@@ -20,9 +20,9 @@ const order: Order = {
       rating: { rate: 4.2, count: 312 },
       priceCents: 8950,
       description: "A roomy waxed-canvas rucksack with leather straps, a padded laptop sleeve and brass buckles, made to be carried every day for years.",
-      amount: 2,
+      quantity: 2,
     },
-    { id: 8, title: "Solitaire Ring", image: "/images/products/8.svg?v=def", rating: { rate: 4.6, count: 212 }, priceCents: 64900, description: "A ring.", amount: 1 },
+    { id: 8, title: "Solitaire Ring", image: "/images/products/8.svg?v=def", rating: { rate: 4.6, count: 212 }, priceCents: 64900, description: "A ring.", quantity: 1 },
   ],
 };
 
@@ -40,6 +40,7 @@ describe("OrderCard", () => {
     const [shown] = pageOrdersFrom(pageOrdersJson([order]));
     const html = render(shown!);
     expect(html).toBe(render(order));
+    expect(render(pageOrderFromJson(JSON.parse(JSON.stringify(orderJson(order)))))).toBe(html);
     expect(html).toContain("Order ID <span>pi_3AbC</span>");
     expect(html).toContain("<dt>Items</dt><dd>3</dd>");
     expect(html).toContain("$828.00");
@@ -55,13 +56,13 @@ describe("OrderCard", () => {
     const extra = { ...order, placed: 1, basket: order.basket.map((line) => ({ ...line, category: "bags", rating: { ...line.rating, source: "x" } })) };
     expect(pageOrder(extra)).toEqual({
       id: "pi_3AbC",
-      amount: 82800,
+      amountCents: 82800,
       created: order.created,
       status: "partially_refunded",
-      refunded: 8950,
+      refundedCents: 8950,
       basket: [
-        { id: 1, title: "Waxed Canvas Rucksack", image: "/images/products/1.svg?v=abc", rating: { rate: 4.2, count: 312 }, priceCents: 8950, amount: 2 },
-        { id: 8, title: "Solitaire Ring", image: "/images/products/8.svg?v=def", rating: { rate: 4.6, count: 212 }, priceCents: 64900, amount: 1 },
+        { id: 1, title: "Waxed Canvas Rucksack", image: "/images/products/1.svg?v=abc", rating: { rate: 4.2, count: 312 }, priceCents: 8950, quantity: 2 },
+        { id: 8, title: "Solitaire Ring", image: "/images/products/8.svg?v=def", rating: { rate: 4.6, count: 212 }, priceCents: 64900, quantity: 1 },
       ],
     });
   });

@@ -5,7 +5,7 @@ import { Price } from "./Price.tsx";
 
 /** One order on the orders page (spec section 2, "Orders"): from the page's loader, or a full order from the live feed or "Show more". */
 export function OrderCard({ order }: { order: PageOrder }) {
-  const items = order.basket.reduce((sum, line) => sum + line.amount, 0);
+  const items = order.basket.reduce((sum, line) => sum + line.quantity, 0);
   return (
     <article className="order" aria-label={`Order ${order.id}`}>
       <header className="order__head">
@@ -19,7 +19,7 @@ export function OrderCard({ order }: { order: PageOrder }) {
           <div>
             <dt>Total</dt>
             <dd>
-              <Price cents={order.amount} />
+              <Price cents={order.amountCents} />
             </dd>
           </div>
           <div>
@@ -31,9 +31,9 @@ export function OrderCard({ order }: { order: PageOrder }) {
           Order ID <span>{order.id}</span>
         </p>
       </header>
-      {order.refunded > 0 && (
+      {order.refundedCents > 0 && (
         <p className="order__refunded">
-          Refunded <Price cents={order.refunded} />
+          Refunded <Price cents={order.refundedCents} />
           {order.status === "refunded" ? " (in full)" : ""}
         </p>
       )}

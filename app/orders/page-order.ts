@@ -1,14 +1,16 @@
 import type { BasketLine } from "../../lib/basket.ts";
-import type { Order } from "../../server/orders/order.ts";
+import type { Order, OrderJson } from "../../server/orders/order.ts";
+
+export type { OrderJson };
 
 /**
  * What the orders page shows of a basket line: a flexed product card without its description
  * (spec section 2, "Checkout and orders: flexed cards"), and the quantity.
  */
-export type PageLine = Pick<BasketLine, "id" | "title" | "image" | "rating" | "priceCents" | "amount">;
+export type PageLine = Pick<BasketLine, "id" | "title" | "image" | "rating" | "priceCents" | "quantity">;
 
 /** What the orders page shows of an order: a full Order (the live feed's, "Show more"'s) is one too. */
-export interface PageOrder extends Pick<Order, "id" | "amount" | "created" | "status" | "refunded"> {
+export interface PageOrder extends Pick<Order, "id" | "amountCents" | "created" | "status" | "refundedCents"> {
   basket: PageLine[];
 }
 
@@ -18,16 +20,24 @@ export interface PageOrder extends Pick<Order, "id" | "amount" | "created" | "st
  * shown. Fields are picked, not dropped, so a field added to Order later stays off the page's
  * answer until the page shows it.
  */
-export function pageOrder({ id, amount, created, status, refunded, basket }: Order): PageOrder {
+export function pageOrder({ id, amountCents, created, status, refundedCents, basket }: Order): PageOrder {
   return {
     id,
-    amount,
+    amountCents,
     created,
     status,
-    refunded,
-    basket: basket.map(({ id, title, image, rating, priceCents, amount }) => ({ id, title, image, rating: { rate: rating.rate, count: rating.count }, priceCents, amount })),
+    refundedCents,
+    basket: basket.map(({ id, title, image, rating, priceCents, quantity }) => ({ id, title, image, rating: { rate: rating.rate, count: rating.count }, priceCents, quantity })),
   };
 }
+
+/** An order as the orders API and the live feed send it (the spec's names: `amount`, `refunded`, a line's `amount`), as the page keeps it. */
+export const pageOrderFromJson = ({ amount, refunded, basket, ...order }: OrderJson): PageOrder => ({
+  ...order,
+  amountCents: amount,
+  refundedCents: refunded,
+  basket: basket.map(({ amount: quantity, ...line }) => ({ ...line, quantity })),
+});
 
 /**
  * The page's orders as its loader hands them to React Router: one JSON text, parsed back by the

@@ -47,7 +47,7 @@ export default function Cart({ loaderData: { stock } }: Route.ComponentProps) {
                     +
                   </button>
                   <output className="quantity__value" aria-live="polite" aria-label={`Quantity of ${line.title}`}>
-                    {line.amount}
+                    {line.quantity}
                   </output>
                   <button
                     type="button"
@@ -55,15 +55,15 @@ export default function Cart({ loaderData: { stock } }: Route.ComponentProps) {
                     aria-label={`Decrease quantity of ${line.title}`}
                     onClick={() => {
                       dispatch({ type: "REMOVE_FROM_BASKET", id: line.id });
-                      if (line.amount === 1) heading.current?.focus();
+                      if (line.quantity === 1) heading.current?.focus();
                     }}
                   >
                     −
                   </button>
                 </div>
-                {lineShortText(line.amount, stock[line.id]) && (
+                {lineShortText(line.quantity, stock[line.id]) && (
                   <p className="error-text cart__short" role="status">
-                    {lineShortText(line.amount, stock[line.id])}
+                    {lineShortText(line.quantity, stock[line.id])}
                   </p>
                 )}
               </li>

@@ -4,7 +4,7 @@ import type { Route } from "./+types/orders";
 import { requireUser } from "../auth/guard.ts";
 import { OrderCard } from "../components/OrderCard.tsx";
 import { pageMeta } from "../meta.ts";
-import { type PageOrder, pageOrdersFrom, pageOrdersJson } from "../orders/page-order.ts";
+import { type OrderJson, type PageOrder, pageOrderFromJson, pageOrdersFrom, pageOrdersJson } from "../orders/page-order.ts";
 
 export const handle = { shell: false };
 
@@ -37,8 +37,8 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
   );
 }
 
-// Full orders (the live feed's, the API's next pages) join the page's own as they are: a full
-// order is a PageOrder too, and renders the same (app/components/OrderCard.test.tsx).
+// Full orders (the live feed's, the API's next pages) come in the API's names and join the page's
+// own through pageOrderFromJson, and render the same (app/components/OrderCard.test.tsx).
 function OrderList({ orders: first, next: firstNext, since }: { orders: string; next: string | null; since: number }) {
   const [orders, setOrders] = useState(() => pageOrdersFrom(first));
   const [next, setNext] = useState(firstNext);
@@ -49,12 +49,12 @@ function OrderList({ orders: first, next: firstNext, since }: { orders: string; 
   useEffect(() => {
     const source = new EventSource(`/api/orders/stream?since=${since}`);
     source.addEventListener("order", (event) => {
-      const order = JSON.parse((event as MessageEvent<string>).data) as PageOrder;
+      const order = pageOrderFromJson(JSON.parse((event as MessageEvent<string>).data) as OrderJson);
       setOrders((current) => (current.some((o) => o.id === order.id) ? current : [order, ...current].sort(newestFirst)));
     });
     // A refund: the order is replaced where it stands (one this page has not shown is left for its page).
     source.addEventListener("order-updated", (event) => {
-      const order = JSON.parse((event as MessageEvent<string>).data) as PageOrder;
+      const order = pageOrderFromJson(JSON.parse((event as MessageEvent<string>).data) as OrderJson);
       setOrders((current) => current.map((o) => (o.id === order.id ? order : o)));
     });
     return () => source.close();
@@ -67,8 +67,9 @@ function OrderList({ orders: first, next: firstNext, since }: { orders: string; 
     try {
       const response = await fetch(`/api/orders?limit=${PAGE}&before=${encodeURIComponent(next)}`);
       if (!response.ok) throw new Error(String(response.status));
-      const page = (await response.json()) as { orders: PageOrder[]; next: string | null };
-      setOrders((current) => [...current, ...page.orders.filter((o) => !current.some((c) => c.id === o.id))]);
+      const page = (await response.json()) as { orders: OrderJson[]; next: string | null };
+      const more = page.orders.map(pageOrderFromJson);
+      setOrders((current) => [...current, ...more.filter((o) => !current.some((c) => c.id === o.id))]);
       setNext(page.next);
     } catch {
       setFailed(true);

@@ -116,8 +116,9 @@ export default function Payment({ loaderData: { email, checkout } }: Route.Compo
  * Spec section 4, the payment flow: the server prices the basket and creates the intent (the
  * total is sent in cents for it to check), then the card entry confirms it.
  */
-async function placeOrder(card: CardEntryHandle, basket: Array<{ id: number; amount: number }>, total: number) {
-  const created = await postJson("/api/payment/create", { items: basket.map(({ id, amount }) => ({ id, amount })), total });
+async function placeOrder(card: CardEntryHandle, basket: Array<{ id: number; quantity: number }>, total: number) {
+  // The checkout body keeps the spec's name for a line's quantity: `amount`.
+  const created = await postJson("/api/payment/create", { items: basket.map(({ id, quantity }) => ({ id, amount: quantity })), total });
   if (!created.ok) return { ok: false as const, message: errorMessage(created.body, TRY_AGAIN) };
   const clientSecret = (created.body as { clientSecret?: unknown } | null)?.clientSecret;
   if (typeof clientSecret !== "string" || !clientSecret) return { ok: false as const, message: "Client secret not received from the backend." };

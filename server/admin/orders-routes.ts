@@ -4,9 +4,11 @@ import { jsonBody } from "../http/json-body.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
-import { ORDER_STATUSES } from "../orders/order.ts";
+import type { AdminOrderSummary } from "../orders/admin-store.ts";
+import { ORDER_STATUSES, orderJson } from "../orders/order.ts";
+import { storedLines } from "../refunds/store.ts";
 import type { StaffEnv } from "./gate.ts";
-import type { AdminOrders } from "./orders.ts";
+import type { AdminOrderDetail, AdminOrders, RefundView } from "./orders.ts";
 
 const listQuery = z.object({
   status: z.enum(ORDER_STATUSES, { error: `status must be one of ${ORDER_STATUSES.join(", ")}` }).optional(),
@@ -38,6 +40,16 @@ const refundBody = z.strictObject({
   restock: z.boolean({ error: "restock must be true or false" }),
 }, knownFieldsOnly);
 
+/** The API's names: an order's and a refund's `amount` in cents, `refunded` in cents, a line's `amount` in units. */
+const summaryJson = ({ amountCents, refundedCents, ...summary }: AdminOrderSummary) => ({ ...summary, amount: amountCents, refunded: refundedCents });
+
+const refundJson = ({ amountCents, lines, ...refund }: RefundView) => ({ ...refund, amount: amountCents, lines: storedLines(lines) });
+
+function detailJson({ order, refunds, timeline }: AdminOrderDetail) {
+  const { amountCents: _amount, refundedCents: _refunded, basket: _basket, ...more } = order;
+  return { order: { ...more, ...orderJson(order) }, refunds: refunds.map(refundJson), timeline };
+}
+
 /** The Idempotency-Key header: the back office's button sends one per refund it means, as Stripe's API takes it. */
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -49,25 +61,27 @@ export function adminOrderRoutes(orders: AdminOrders): Hono<StaffEnv> {
   api.get("/", async (c) => {
     const page = await orders.page(queryParams(c, listQuery));
     if (!page.ok) throw new HttpError(400, page.message);
-    return jsonResponse(c, { orders: page.orders, next: page.next });
+    return jsonResponse(c, { orders: page.orders.map(summaryJson), next: page.next });
   });
 
   /** { order, refunds, timeline }. */
   api.get("/:id", async (c) => {
     const detail = await orders.detail(c.req.param("id"));
     if (!detail) throw new HttpError(404, "No such order.");
-    return jsonResponse(c, detail);
+    return jsonResponse(c, detailJson(detail));
   });
 
   /** { refund: { id, amount, status } }: the same answer for the same Idempotency-Key, however often sent. */
   api.post("/:id/refunds", async (c) => {
     const key = c.req.header("idempotency-key");
     if (!key || !KEY.test(key)) throw new HttpError(400, "The Idempotency-Key header is required (up to 255 printable characters): send one per refund you mean.");
-    const body = await jsonBody(c, refundBody);
+    const { lines, ...body } = await jsonBody(c, refundBody);
     const staff = c.get("staff");
-    const result = await orders.refund({ id: staff.uid, name: staff.email }, c.req.param("id"), key, body);
+    const request = { ...body, lines: lines?.map(({ id, amount }) => ({ id, quantity: amount })) };
+    const result = await orders.refund({ id: staff.uid, name: staff.email }, c.req.param("id"), key, request);
     if (!result.ok) throw new HttpError(result.status, result.message);
-    return jsonResponse(c, result.value);
+    const { amountCents, ...refund } = result.value.refund;
+    return jsonResponse(c, { refund: { ...refund, amount: amountCents } });
   });
 
   return api;

@@ -15,7 +15,7 @@ export interface TimelineEntry {
 }
 
 /** A refund as the order page shows it. */
-export type RefundView = Pick<Refund, "id" | "amount" | "lines" | "reason" | "restock" | "status" | "gatewayId" | "actor" | "created" | "settled">;
+export type RefundView = Pick<Refund, "id" | "amountCents" | "lines" | "reason" | "restock" | "status" | "gatewayId" | "actor" | "created" | "settled">;
 
 export interface AdminOrderDetail {
   order: AdminOrder;
@@ -29,12 +29,12 @@ const MAIL_NAMES: Record<string, string> = { order_confirmation: "Order confirma
 export function timelineOf(order: AdminOrder, refunds: RefundView[], mail: OutboxEntry[]): TimelineEntry[] {
   const card = order.payment?.brand ? ` by ${order.payment.brand} ending in ${order.payment.last4}` : "";
   const entries: TimelineEntry[] = [
-    { at: order.created, text: `Paid ${formatCents(order.amount)}${card}` },
+    { at: order.created, text: `Paid ${formatCents(order.amountCents)}${card}` },
     { at: order.placed, text: "Order written" },
   ];
   for (const refund of refunds) {
-    entries.push({ at: refund.created, text: `Refund of ${formatCents(refund.amount)} asked by ${refund.actor}: ${refund.reason}${refund.restock ? " (restocked)" : ""}` });
-    if (refund.settled !== null) entries.push({ at: refund.settled, text: `Refund of ${formatCents(refund.amount)} ${refund.status}` });
+    entries.push({ at: refund.created, text: `Refund of ${formatCents(refund.amountCents)} asked by ${refund.actor}: ${refund.reason}${refund.restock ? " (restocked)" : ""}` });
+    if (refund.settled !== null) entries.push({ at: refund.settled, text: `Refund of ${formatCents(refund.amountCents)} ${refund.status}` });
   }
   for (const message of mail) {
     const name = MAIL_NAMES[message.kind] ?? message.kind;

@@ -18,9 +18,9 @@ export async function enqueueOrderConfirmation(trx: Transaction<Schema>, userId:
     now,
     payload: {
       orderId: order.id,
-      amount: order.amount,
+      amount: order.amountCents,
       created: order.created,
-      lines: order.basket.map(({ title, amount, priceCents }) => ({ title, amount, priceCents })),
+      lines: order.basket.map(({ title, quantity, priceCents }) => ({ title, amount: quantity, priceCents })),
     },
   });
 }

@@ -6,7 +6,7 @@ import { enqueueMail } from "./outbox.ts";
  * Writes a refund's mail to the outbox inside the transaction that records the refund as done:
  * both commit or neither. Keyed by the refund's id, so replays and retries make one message.
  */
-export async function enqueueRefundMail(trx: Transaction<Schema>, refund: { id: string; orderId: string; amount: number }, now: number): Promise<boolean> {
+export async function enqueueRefundMail(trx: Transaction<Schema>, refund: { id: string; orderId: string; amountCents: number }, now: number): Promise<boolean> {
   // better-auth's table, read with plain SQL as the order confirmation does.
   const { rows } = await sql<{ email: string; amount: number; refunded: number }>`
     select u.email, o.amount, o.refunded from orders o join "user" u on u.id = o.user_id where o.id = ${refund.orderId}`.execute(trx);
@@ -17,6 +17,6 @@ export async function enqueueRefundMail(trx: Transaction<Schema>, refund: { id: 
     key: refund.id,
     recipient: row.email,
     now,
-    payload: { orderId: refund.orderId, amount: refund.amount, refundedTotal: Number(row.refunded), orderAmount: Number(row.amount) },
+    payload: { orderId: refund.orderId, amount: refund.amountCents, refundedTotal: Number(row.refunded), orderAmount: Number(row.amount) },
   });
 }

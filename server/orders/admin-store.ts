@@ -10,8 +10,8 @@ export interface AdminOrderSummary {
   id: string;
   created: number;
   email: string;
-  amount: number;
-  refunded: number;
+  amountCents: number;
+  refundedCents: number;
   status: OrderStatus;
   items: number;
 }
@@ -51,8 +51,8 @@ export async function listAllOrders(db: Kysely<Schema>, filter: AdminOrderFilter
     next: page.next,
     orders: page.rows.map((row) => {
       const order = toOrder(row);
-      const items = order.basket.reduce((sum, line) => sum + line.amount, 0);
-      return { id: order.id, created: order.created, email: row.email, amount: order.amount, refunded: order.refunded, status: order.status, items };
+      const items = order.basket.reduce((sum, line) => sum + line.quantity, 0);
+      return { id: order.id, created: order.created, email: row.email, amountCents: order.amountCents, refundedCents: order.refundedCents, status: order.status, items };
     }),
   };
 }

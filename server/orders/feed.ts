@@ -13,7 +13,7 @@ export interface FeedStream {
   end(): void;
 }
 
-/** The order in its wire shape (when it was written is the SSE id's business, not the order's). */
+/** The order without when it was written (that is the SSE id's business, not the order's). */
 const withoutPlaced = ({ placed: _placed, ...order }: Order & { placed: number }): Order => order;
 
 /** The most live streams one instance holds open for one shopper, and for one client address. */

@@ -9,7 +9,7 @@ import { builtPages } from "../../test/support/pages.ts";
 import { signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
 import { postRefund } from "../../test/support/refunds.ts";
 import { parseSse, type SseEvent } from "../../test/support/sse.ts";
-import type { Order } from "./order.ts";
+import type { OrderJson } from "./order.ts";
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
 
@@ -52,7 +52,7 @@ function sseReader(response: Response) {
   return { seen, next, cancel: () => reader.cancel() };
 }
 
-const orderEvent = (id: string) => (event: SseEvent) => event.event === "order" && (JSON.parse(event.data) as Order).id === id;
+const orderEvent = (id: string) => (event: SseEvent) => event.event === "order" && (JSON.parse(event.data) as OrderJson).id === id;
 
 describe.each(testEngines())("orders on %s", (engine) => {
   const cleanup = cleanupAfterEach();
@@ -87,7 +87,7 @@ describe.each(testEngines())("orders on %s", (engine) => {
     const response = await app.request("/api/orders", { headers: { cookie: alice } });
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("private, no-store");
-    const { orders, next } = (await response.json()) as { orders: Order[]; next: string | null };
+    const { orders, next } = (await response.json()) as { orders: OrderJson[]; next: string | null };
     const newestFirst = [...orders].sort((x, y) => y.created - x.created || (y.id < x.id ? -1 : 1));
     expect(orders).toEqual(newestFirst);
     expect(new Set(orders.map((o) => o.id))).toEqual(new Set([first, second]));
@@ -96,11 +96,11 @@ describe.each(testEngines())("orders on %s", (engine) => {
     expect(next).toBeNull();
 
     // Bob sees none of them: not in his list, not one by one.
-    const bobs = (await (await app.request("/api/orders", { headers: { cookie: bob } })).json()) as { orders: Order[] };
+    const bobs = (await (await app.request("/api/orders", { headers: { cookie: bob } })).json()) as { orders: OrderJson[] };
     expect(bobs.orders).toEqual([]);
     expect((await app.request(`/api/orders/${first}`, { headers: { cookie: bob } })).status).toBe(404);
     const own = await app.request(`/api/orders/${first}`, { headers: { cookie: alice } });
-    expect(((await own.json()) as { order: Order }).order.id).toBe(first);
+    expect(((await own.json()) as { order: OrderJson }).order.id).toBe(first);
   });
 
   it("pages through 1,000 orders with cursors that are disjoint and complete, ties included", async () => {
@@ -117,12 +117,12 @@ describe.each(testEngines())("orders on %s", (engine) => {
     }));
     for (let i = 0; i < rows.length; i += 250) await database.db.insertInto("orders").values(rows.slice(i, i + 250)).execute();
 
-    const seen: Order[] = [];
+    const seen: OrderJson[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
       const query: string = cursor ? `?limit=50&before=${encodeURIComponent(cursor)}` : "?limit=50";
-      const page = (await (await app.request(`/api/orders${query}`, { headers: { cookie: alice } })).json()) as { orders: Order[]; next: string | null };
+      const page = (await (await app.request(`/api/orders${query}`, { headers: { cookie: alice } })).json()) as { orders: OrderJson[]; next: string | null };
       expect(page.orders.length).toBeLessThanOrEqual(50);
       seen.push(...page.orders);
       cursor = page.next;
@@ -161,7 +161,7 @@ describe.each(testEngines())("orders on %s", (engine) => {
 
     const bobsOwn = await placeOrder(app, bob);
     await b.next(orderEvent(bobsOwn));
-    expect(b.seen.some((e) => e.event === "order" && (JSON.parse(e.data) as Order).id === id)).toBe(false);
+    expect(b.seen.some((e) => e.event === "order" && (JSON.parse(e.data) as OrderJson).id === id)).toBe(false);
     expect(a.seen.filter((e) => e.event === "order")).toHaveLength(1);
     await Promise.all([a.cancel(), a2.cancel(), b.cancel()]);
   });
@@ -180,9 +180,9 @@ describe.each(testEngines())("orders on %s", (engine) => {
     expect(updated.id).toBeUndefined();
     expect(b.seen.some((e) => e.event === "order-updated")).toBe(false);
     // The list and the one order say so too.
-    const { orders } = (await (await app.request("/api/orders", { headers: { cookie: alice } })).json()) as { orders: Order[] };
+    const { orders } = (await (await app.request("/api/orders", { headers: { cookie: alice } })).json()) as { orders: OrderJson[] };
     expect(orders.map(({ status, refunded }) => ({ status, refunded }))).toEqual([{ status: "refunded", refunded: PRICE }]);
-    const one = (await (await app.request(`/api/orders/${id}`, { headers: { cookie: alice } })).json()) as { order: Order };
+    const one = (await (await app.request(`/api/orders/${id}`, { headers: { cookie: alice } })).json()) as { order: OrderJson };
     expect(one.order).toMatchObject({ status: "refunded", refunded: PRICE });
     await Promise.all([a.cancel(), b.cancel()]);
   });
@@ -199,7 +199,7 @@ describe.each(testEngines())("orders on %s", (engine) => {
     const missed = [await placeOrder(app, alice), await placeOrder(app, alice)];
     const again = sseReader(await app.request("/api/orders/stream", { headers: { cookie: alice, "last-event-id": lastId } }));
     for (const id of missed) await again.next(orderEvent(id));
-    const ids = again.seen.filter((e) => e.event === "order").map((e) => (JSON.parse(e.data) as Order).id);
+    const ids = again.seen.filter((e) => e.event === "order").map((e) => (JSON.parse(e.data) as OrderJson).id);
     // The catch-up sends what was missed, and not the order the client already had.
     expect(ids).toEqual(missed);
     await again.cancel();
@@ -234,7 +234,7 @@ describe.each(testEngines())("orders on %s", (engine) => {
     for (const items of [[{ id: 2, amount: 2 }, { id: 9, amount: 1 }], [{ id: 9, amount: 3 }], [{ id: 5, amount: 1 }, { id: 2, amount: 1 }]]) {
       expect((await checkout(app.request, { origin: TEST_ORIGIN, cookie: alice, items })).paid?.status).toBe(200);
     }
-    const { orders } = (await (await app.request("/api/orders", { headers: { cookie: alice } })).json()) as { orders: Order[] };
+    const { orders } = (await (await app.request("/api/orders", { headers: { cookie: alice } })).json()) as { orders: OrderJson[] };
     const descriptions = [2, 5, 9].map((id) => products.find((p) => p.id === id)!.description);
     // The API (and so the live feed's and "Show more"'s orders) still carries every field.
     expect(orders.flatMap((order) => order.basket.map((line) => line.description))).toEqual(expect.arrayContaining(descriptions));

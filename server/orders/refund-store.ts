@@ -8,7 +8,7 @@ type Db = Kysely<Schema> | Transaction<Schema>;
 /** Units of one order line (its product id) being refunded. */
 export interface LineUnits {
   id: number;
-  amount: number;
+  quantity: number;
 }
 
 /** Thrown inside a refund's transaction to roll it back and answer 422 with `message`. */
@@ -34,25 +34,25 @@ export async function takeRefund(
   order: { id: string; basket: BasketLine[] },
   cents: number,
   lines: LineUnits[],
-): Promise<{ refunded: number; status: string }> {
+): Promise<{ refundedCents: number; status: string }> {
   await trx
     .insertInto("order_line_refunds")
-    .values(order.basket.map((line) => ({ order_id: order.id, line_id: line.id, quantity: line.amount, refunded: 0 })))
+    .values(order.basket.map((line) => ({ order_id: order.id, line_id: line.id, quantity: line.quantity, refunded: 0 })))
     .onConflict((oc) => oc.columns(["order_id", "line_id"]).doNothing())
     .execute();
   for (const line of [...lines].sort((a, b) => a.id - b.id)) {
     const taken = await trx
       .updateTable("order_line_refunds")
-      .set({ refunded: sql<number>`refunded + ${line.amount}` })
+      .set({ refunded: sql<number>`refunded + ${line.quantity}` })
       .where("order_id", "=", order.id)
       .where("line_id", "=", line.id)
-      .where(sql<boolean>`refunded + ${line.amount} <= quantity`)
+      .where(sql<boolean>`refunded + ${line.quantity} <= quantity`)
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) === 0) {
       const row = await trx.selectFrom("order_line_refunds").select(["quantity", "refunded"]).where("order_id", "=", order.id).where("line_id", "=", line.id).executeTakeFirst();
       const title = order.basket.find((b) => b.id === line.id)?.title ?? `product ${line.id}`;
       const left = row ? row.quantity - row.refunded : 0;
-      throw new RefundRefused(`Only ${left} of ${row?.quantity ?? 0} units of “${title}” can still be refunded; this refund asks for ${line.amount}.`);
+      throw new RefundRefused(`Only ${left} of ${row?.quantity ?? 0} units of “${title}” can still be refunded; this refund asks for ${line.quantity}.`);
     }
   }
   const taken = await trx
@@ -70,7 +70,7 @@ export async function takeRefund(
     const left = row ? row.amount - row.refunded : 0;
     throw new RefundRefused(`A refund of ${formatCents(cents)} is more than is left to refund of this order (${formatCents(left)}).`);
   }
-  return { refunded: Number(taken.refunded), status: taken.status };
+  return { refundedCents: Number(taken.refunded), status: taken.status };
 }
 
 /**
@@ -81,7 +81,7 @@ export async function giveBackRefund(trx: Transaction<Schema>, orderId: string, 
   for (const line of [...lines].sort((a, b) => a.id - b.id)) {
     await trx
       .updateTable("order_line_refunds")
-      .set({ refunded: sql<number>`refunded - ${line.amount}` })
+      .set({ refunded: sql<number>`refunded - ${line.quantity}` })
       .where("order_id", "=", orderId)
       .where("line_id", "=", line.id)
       .execute();

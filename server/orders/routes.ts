@@ -6,6 +6,7 @@ import { jsonResponse } from "../http/json-response.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError, TooManyRequests } from "../http-error.ts";
 import type { OrderFeed } from "./feed.ts";
+import { orderJson } from "./order.ts";
 import type { OrdersService } from "./service.ts";
 
 const HEARTBEAT_MS = 15_000;
@@ -43,7 +44,7 @@ export function orderRoutes(orders: OrdersService, feed: OrderFeed, instance: st
   api.get("/", async (c) => {
     const page = await orders.page(c.get("user")!.uid, queryParams(c, listQuery));
     if (!page.ok) throw new HttpError(400, page.message);
-    return jsonResponse(c, page.value);
+    return jsonResponse(c, { orders: page.value.orders.map(orderJson), next: page.value.next });
   });
 
   /**
@@ -72,7 +73,7 @@ export function orderRoutes(orders: OrdersService, feed: OrderFeed, instance: st
     const order = await orders.find(c.get("user")!.uid, c.req.param("id"));
     // Someone else's order is as unknown as one that does not exist.
     if (!order) throw new HttpError(404, "No such order.");
-    return jsonResponse(c, { order: { id: order.id, amount: order.amount, created: order.created, basket: order.basket, status: order.status, refunded: order.refunded } });
+    return jsonResponse(c, { order: orderJson(order) });
   });
 
   return api;
@@ -86,9 +87,9 @@ async function feedStream(stream: SSEStreamingApi, feed: OrderFeed, userId: stri
   const stop = await feed.open(
     {
       userId,
-      send: (order, placed) => stream.writeSSE({ event: "order", id: `${placed}.${order.id}`, data: JSON.stringify(order) }),
+      send: (order, placed) => stream.writeSSE({ event: "order", id: `${placed}.${order.id}`, data: JSON.stringify(orderJson(order)) }),
       // No id: where a reconnecting feed resumes stays the last order placed.
-      update: (order) => stream.writeSSE({ event: "order-updated", data: JSON.stringify(order) }),
+      update: (order) => stream.writeSSE({ event: "order-updated", data: JSON.stringify(orderJson(order)) }),
       end: () => {
         finish();
         void stream.close();

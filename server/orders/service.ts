@@ -83,7 +83,7 @@ export class OrdersService {
    * Inside a refund's transaction: takes `cents` and the lines' units off what is left to refund
    * (throws RefundRefused past what was paid), and tells the shopper's open pages.
    */
-  async takeRefund(trx: Transaction<Schema>, order: AdminOrder, cents: number, lines: LineUnits[]): Promise<{ refunded: number; status: string }> {
+  async takeRefund(trx: Transaction<Schema>, order: AdminOrder, cents: number, lines: LineUnits[]): Promise<{ refundedCents: number; status: string }> {
     const after = await takeRefund(trx, order, cents, lines);
     await this.events.publish(trx, { type: "updated", userId: order.customer.id, orderId: order.id });
     return after;

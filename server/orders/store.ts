@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import { olderThan, pageOf, type TimeCursor } from "../db/cursor.ts";
 import { prepared } from "../db/prepared.ts";
 import type { Schema } from "../db/schema.ts";
-import { type BasketLine, type NewOrder, type Order, orderStatus } from "./order.ts";
+import { type LineJson, lineFromJson, lineJson, type NewOrder, type Order, orderStatus } from "./order.ts";
 
 type Db = Kysely<Schema> | Transaction<Schema>;
 
@@ -12,7 +12,7 @@ type Db = Kysely<Schema> | Transaction<Schema>;
  * call wrote it.
  */
 export async function insertOrder(db: Db, userId: string, order: NewOrder, placed: number): Promise<boolean> {
-  const result = await insertOrderRow(db, { id: order.id, userId, amount: order.amount, basket: JSON.stringify(order.basket), created: order.created, placed });
+  const result = await insertOrderRow(db, { id: order.id, userId, amount: order.amountCents, basket: basketColumn(order.basket), created: order.created, placed });
   return Number(result.numAffectedRows ?? 0) > 0;
 }
 
@@ -80,6 +80,11 @@ export async function ordersPlacedSince(db: Db, userId: string, placedSince: num
   return rows.map((row) => ({ ...toOrder(row), placed: Number(row.placed) }));
 }
 
+/** The `basket` column holds the lines in the spec's JSON shape (a line's quantity is `amount`). */
+export const basketColumn = (basket: NewOrder["basket"]): string => JSON.stringify(basket.map(lineJson));
+
+export const basketFromColumn = (json: string): NewOrder["basket"] => (JSON.parse(json) as LineJson[]).map(lineFromJson);
+
 export const COLUMNS = ["id", "amount", "created", "basket", "status", "refunded"] as const;
 
 export type OrderRow = { id: string; amount: number; created: string | number; basket: string; status: string; refunded: number };
@@ -87,10 +92,10 @@ export type OrderRow = { id: string; amount: number; created: string | number; b
 export function toOrder(row: OrderRow): Order {
   return {
     id: row.id,
-    amount: row.amount,
+    amountCents: row.amount,
     created: Number(row.created),
-    basket: JSON.parse(row.basket) as BasketLine[],
+    basket: basketFromColumn(row.basket),
     status: orderStatus(row.status),
-    refunded: Number(row.refunded),
+    refundedCents: Number(row.refunded),
   };
 }

@@ -41,7 +41,7 @@ describe.each(testEngines())("the payment intents' lifecycle on %s", (engine) =>
     const { services, database, uid } = await setup({}, true);
     const ids: string[] = [];
     for (let i = 0; i < 121; i++) {
-      const created = await services.payments.create(uid, { items: [{ id: 3, amount: 1 }], total: priceCents(3) });
+      const created = await services.payments.create(uid, { items: [{ id: 3, quantity: 1 }], total: priceCents(3) });
       if (!created.ok) throw new Error(created.message);
       ids.push(created.value.clientSecret.split("_secret_")[0]!);
     }
@@ -61,7 +61,7 @@ describe.each(testEngines())("the payment intents' lifecycle on %s", (engine) =>
 
   it("expires the test gateway's unpaid intents after PAYMENT_INTENT_TTL_HOURS, and an expired one can no longer be paid", async () => {
     const { app, services, database, cookie } = await setup({ PAYMENT_INTENT_TTL_HOURS: "2" });
-    const created = await app.request("/api/payment/create", jsonPost({ items: [{ id: 3, amount: 1 }], total: priceCents(3) }, { cookie }));
+    const created = await app.request("/api/payment/create", jsonPost({ items: [{ id: 3, quantity: 1 }], total: priceCents(3) }, { cookie }));
     const { clientSecret } = (await created.json()) as { clientSecret: string };
     expect(await services.reconciler.run(Date.now() + 1 * HOUR)).toEqual({ fulfilled: 0, canceled: 0, checked: 1, refundsAsked: 0 });
     expect(await services.reconciler.run(Date.now() + 3 * HOUR)).toEqual({ fulfilled: 0, canceled: 1, checked: 1, refundsAsked: 0 });
@@ -73,7 +73,7 @@ describe.each(testEngines())("the payment intents' lifecycle on %s", (engine) =>
 
   it("reconciles nothing while the services are merely built: main.ts starts the reconciler", async () => {
     const { services, database, uid } = await setup({}, true);
-    const created = await services.payments.create(uid, { items: [{ id: 3, amount: 1 }], total: priceCents(3) });
+    const created = await services.payments.create(uid, { items: [{ id: 3, quantity: 1 }], total: priceCents(3) });
     if (!created.ok) throw new Error(created.message);
     stub.intents.get(created.value.clientSecret.split("_secret_")[0]!)!.status = "succeeded";
     const asked = stub.requests.length;

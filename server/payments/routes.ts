@@ -49,7 +49,9 @@ export function paymentRoutes(payments: PaymentsService): Hono<AppEnv> {
     const uid = signedIn(c.get("user"));
     const retryAfter = payments.admitCreate(uid);
     if (retryAfter !== null) throw new TooManyRequests(`Too many payment attempts. Please try again in ${retryAfter} seconds.`, retryAfter);
-    return respond(c, await payments.create(uid, await jsonBody(c, createBody)));
+    const { items, total } = await jsonBody(c, createBody);
+    // The body names a line's quantity `amount` (spec section 3).
+    return respond(c, await payments.create(uid, { items: items.map(({ id, amount }) => ({ id, quantity: amount })), total }));
   });
 
   api.post("/confirm", async (c) => {

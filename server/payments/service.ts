@@ -55,7 +55,7 @@ function checkoutOutcome(result: PaymentResult<unknown>, success: "created" | "s
   return result.status === 402 ? "declined" : result.status === 503 ? "failed" : "rejected";
 }
 
-const summary = (order: NewOrder): PaymentIntentSummary => ({ id: order.id, amount: order.amount, created: Math.floor(order.created / 1000) });
+const summary = (order: NewOrder): PaymentIntentSummary => ({ id: order.id, amount: order.amountCents, created: Math.floor(order.created / 1000) });
 
 /**
  * Checkout on the server. The server prices the basket from the catalogue in integer cents and
@@ -87,7 +87,7 @@ export class PaymentsService {
   }
 
   /** POST /api/payment/create: prices the lines, stores the snapshot with a new intent, gives its client secret. */
-  create(userId: string, input: { items: Array<{ id: number; amount: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
+  create(userId: string, input: { items: Array<{ id: number; quantity: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
     return this.counted("created", () => this.startCheckout(userId, input));
   }
 
@@ -104,7 +104,7 @@ export class PaymentsService {
     return this.counted("succeeded", () => this.completeFromGateway(userId, paymentIntentId));
   }
 
-  private async startCheckout(userId: string, input: { items: Array<{ id: number; amount: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
+  private async startCheckout(userId: string, input: { items: Array<{ id: number; quantity: number }>; total: number }): Promise<PaymentResult<{ clientSecret: string }>> {
     const priced = await this.price(input.items);
     if (!priced.ok) return priced;
     const { lines, shown } = priced.value;
@@ -218,7 +218,7 @@ export class PaymentsService {
    * written twice (the order's key is the payment intent id).
    */
   private async fulfil(payment: Payment, details: { card?: { brand: string; last4: string }; created?: number }): Promise<{ changed: boolean; order: NewOrder }> {
-    const order: NewOrder = { id: payment.id, amount: payment.amountCents, basket: payment.basket, created: details.created ?? payment.created };
+    const order: NewOrder = { id: payment.id, amountCents: payment.amountCents, basket: payment.basket, created: details.created ?? payment.created };
     const { changed, placed } = await this.deps.db.transaction().execute(async (trx) => {
       // Whether this changed the payment is read after the order's insert, which it goes out with,
       // as does the sale of the held units (StockService.sellWithNextStatement).
@@ -232,7 +232,7 @@ export class PaymentsService {
     });
     if (placed) {
       this.telemetry.orderWritten();
-      this.deps.log.info({ order: order.id, amountCents: order.amount }, "order placed");
+      this.deps.log.info({ order: order.id, amountCents: order.amountCents }, "order placed");
     }
     return { changed, order };
   }
@@ -258,7 +258,7 @@ export class PaymentsService {
    * The lines priced from the catalogue: the server's prices, titles and pictures, never the
    * browser's; with `shown`, the units available of each product as the catalogue shows them.
    */
-  private async price(items: Array<{ id: number; amount: number }>): Promise<PaymentResult<{ lines: BasketLine[]; shown: Map<number, number | null | undefined> }>> {
+  private async price(items: Array<{ id: number; quantity: number }>): Promise<PaymentResult<{ lines: BasketLine[]; shown: Map<number, number | null | undefined> }>> {
     if (new Set(items.map((item) => item.id)).size !== items.length) return fail(400, "Each product may appear only once in the basket.");
     try {
       const products = new Map((await this.deps.catalogue.list()).map((product) => [product.id, product]));
@@ -267,7 +267,7 @@ export class PaymentsService {
       for (const item of items) {
         const product = products.get(item.id);
         if (!product) return fail(422, `Product ${item.id} is not in the catalogue.`, "unknown_product");
-        lines.push(lineFrom(product, item.amount));
+        lines.push(lineFrom(product, item.quantity));
         shown.set(product.id, product.stock);
       }
       return { ok: true, value: { lines, shown } };

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import { prepared } from "../db/prepared.ts";
 import type { PaymentsTable, Schema } from "../db/schema.ts";
-import type { BasketLine } from "../orders/order.ts";
+import { type BasketLine, type LineJson, lineFromJson, lineJson } from "../orders/order.ts";
 import type { IntentStatus } from "./gateway.ts";
 
 export interface Payment {
@@ -22,7 +22,7 @@ export async function insertPayment(db: Kysely<Schema>, payment: Payment): Promi
     userId: payment.userId,
     gateway: payment.gateway,
     amount: payment.amountCents,
-    basket: JSON.stringify(payment.basket),
+    basket: JSON.stringify(payment.basket.map(lineJson)),
     status: payment.status,
     clientSecretHash: payment.clientSecretHash,
     created: payment.created,
@@ -91,7 +91,7 @@ function toPayment(row: PaymentRow): Payment {
     userId: row.user_id,
     gateway: row.gateway as Payment["gateway"],
     amountCents: row.amount,
-    basket: JSON.parse(row.basket) as BasketLine[],
+    basket: (JSON.parse(row.basket) as LineJson[]).map(lineFromJson),
     status: row.status as IntentStatus,
     clientSecretHash: row.client_secret_hash,
     created: Number(row.created),

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
-import { formatCents } from "../../lib/basket.ts";
+import { formatCents, lineTotalCents } from "../../lib/basket.ts";
 import { type Actor, appendAudit } from "../admin/audit.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
@@ -12,7 +12,7 @@ import type { OrdersService } from "../orders/service.ts";
 import type { GatewayRefund, PaymentGateway, RefundStatus } from "../payments/gateway.ts";
 import type { StockService } from "../stock/stock.ts";
 import { inTransaction } from "../stock/transaction.ts";
-import { insertRefund, recordGatewayId, type Refund, refundByGatewayId, refundById, refundByKey, settleRefund, unansweredRefunds } from "./store.ts";
+import { insertRefund, recordGatewayId, type Refund, refundByGatewayId, refundById, refundByKey, settleRefund, storedLines, unansweredRefunds } from "./store.ts";
 
 /** What the back office asks: these lines' units (none: all that is left), why, and whether the units go back to stock. */
 export interface RefundRequest {
@@ -22,7 +22,7 @@ export interface RefundRequest {
 }
 
 export interface RefundAnswer {
-  refund: { id: string; amount: number; status: RefundStatus };
+  refund: { id: string; amountCents: number; status: RefundStatus };
 }
 
 export type RefundRefusal = { ok: false; status: 404 | 422; message: string };
@@ -48,10 +48,13 @@ const fail = (status: 404 | 422, message: string): RefundRefusal => ({ ok: false
 const keyReused = (key: string) =>
   `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`;
 
-/** A digest of what a request asks, so the same key with other parameters is told apart from a retry. */
+/**
+ * A digest of what a request asks, so the same key with other parameters is told apart from a
+ * retry. The lines go in as the refund API names them, so a stored refund's digest stays its own.
+ */
 const fingerprintOf = (orderId: string, request: RefundRequest): string =>
   createHash("sha256")
-    .update(JSON.stringify([orderId, request.lines ?? null, request.reason, request.restock]))
+    .update(JSON.stringify([orderId, request.lines ? storedLines(request.lines) : null, request.reason, request.restock]))
     .digest("hex");
 
 /**
@@ -78,7 +81,7 @@ export class RefundsService {
     if (refund.fingerprint !== fingerprint) return fail(422, keyReused(key));
     // Asked of the gateway by every request until it has answered: a retry finishes what a crash left.
     if (refund.status === "pending" && refund.gatewayId === null) refund = await this.submit(refund);
-    return { ok: true, value: { refund: { id: refund.id, amount: refund.amount, status: refund.status } } };
+    return { ok: true, value: { refund: { id: refund.id, amountCents: refund.amountCents, status: refund.status } } };
   }
 
   /** What the gateway reports of refunds (Stripe's charge.refunded and refund.* webhooks); replays change nothing. */
@@ -116,7 +119,7 @@ export class RefundsService {
           idempotencyKey: asked.key,
           fingerprint: asked.fingerprint,
           orderId,
-          amount: planned.cents,
+          amountCents: planned.cents,
           lines: planned.lines,
           reason: asked.request.reason,
           restock: asked.request.restock,
@@ -128,7 +131,7 @@ export class RefundsService {
         // The order as the guarded update left it (a concurrent refund may have come between our read and it).
         const after = await this.deps.orders.takeRefund(trx, order, planned.cents, planned.lines);
         if (asked.request.restock) await this.deps.stock?.restock(trx, planned.lines);
-        const refundedBefore = after.refunded - planned.cents;
+        const refundedBefore = after.refundedCents - planned.cents;
         await appendAudit(
           trx,
           {
@@ -138,9 +141,9 @@ export class RefundsService {
             before: { status: refundedBefore > 0 ? "partially_refunded" : order.status, refunded: formatCents(refundedBefore) },
             after: {
               status: after.status,
-              refunded: formatCents(after.refunded),
+              refunded: formatCents(after.refundedCents),
               refund: formatCents(planned.cents),
-              lines: planned.lines.map((line) => `${line.amount} × ${line.id}`).join(", "),
+              lines: planned.lines.map((line) => `${line.quantity} × ${line.id}`).join(", "),
               reason: asked.request.reason,
               restock: asked.request.restock,
             },
@@ -160,7 +163,7 @@ export class RefundsService {
   /** Asks the gateway; a provider that cannot be reached leaves the refund pending for the next request with its key. */
   private async submit(refund: Refund): Promise<Refund> {
     try {
-      const outcome = await this.deps.gateway.refund({ paymentId: refund.orderId, amountCents: refund.amount, idempotencyKey: `refund-${refund.id}`, reference: refund.id });
+      const outcome = await this.deps.gateway.refund({ paymentId: refund.orderId, amountCents: refund.amountCents, idempotencyKey: `refund-${refund.id}`, reference: refund.id });
       if (outcome.ok) await this.record([{ id: outcome.id, reference: refund.id, status: outcome.status }]);
       else {
         this.deps.log.warn({ refund: refund.id, reason: outcome.message }, "the gateway refused a refund");
@@ -178,12 +181,12 @@ export class RefundsService {
     const changed = await inTransaction(this.deps.db, async (trx) => {
       if (!(await settleRefund(trx, refund.id, { status, gatewayId, now }))) return false;
       if (status === "succeeded") await enqueueRefundMail(trx, refund, now);
-      else await this.deps.orders.giveBackRefund(trx, refund.orderId, refund.amount, refund.lines);
+      else await this.deps.orders.giveBackRefund(trx, refund.orderId, refund.amountCents, refund.lines);
       return true;
     });
     if (!changed) return;
     this.deps.telemetry?.refund(status);
-    this.deps.log.info({ refund: refund.id, order: refund.orderId, amountCents: refund.amount, status }, "refund settled");
+    this.deps.log.info({ refund: refund.id, order: refund.orderId, amountCents: refund.amountCents, status }, "refund settled");
     if (status === "succeeded") this.deps.mailWritten?.();
   }
 }
@@ -193,11 +196,11 @@ type Plan = { ok: true; cents: number; lines: LineUnits[] } | RefundRefusal;
 /** The cents and units a request refunds: the lines asked, or everything left of the order. */
 function plan(order: AdminOrder, asked: LineUnits[] | undefined): Plan {
   if (!asked) {
-    const cents = order.amount - order.refunded;
+    const cents = order.amountCents - order.refundedCents;
     if (cents <= 0) return { ok: false, status: 422, message: "Nothing is left to refund of this order." };
     const lines = order.basket
-      .map((line) => ({ id: line.id, amount: line.amount - (order.linesRefunded[line.id] ?? 0) }))
-      .filter((line) => line.amount > 0);
+      .map((line) => ({ id: line.id, quantity: line.quantity - (order.linesRefunded[line.id] ?? 0) }))
+      .filter((line) => line.quantity > 0);
     return { ok: true, cents, lines };
   }
   if (new Set(asked.map((line) => line.id)).size !== asked.length) return { ok: false, status: 422, message: "Each line may appear only once in a refund." };
@@ -205,7 +208,7 @@ function plan(order: AdminOrder, asked: LineUnits[] | undefined): Plan {
   for (const line of asked) {
     const bought = order.basket.find((b) => b.id === line.id);
     if (!bought) return { ok: false, status: 422, message: `Order ${order.id} has no line for product ${line.id}.` };
-    cents += bought.priceCents * line.amount;
+    cents += lineTotalCents({ priceCents: bought.priceCents, quantity: line.quantity });
   }
   return { ok: true, cents, lines: asked };
 }

@@ -5,13 +5,13 @@ import type { LineUnits } from "../orders/refund-store.ts";
 
 type Db = Kysely<Schema> | Transaction<Schema>;
 
-/** One refund as the shop keeps it; amount in cents, lines in units. */
+/** One refund as the shop keeps it: its cents, and the units of each line. */
 export interface Refund {
   id: string;
   idempotencyKey: string;
   fingerprint: string;
   orderId: string;
-  amount: number;
+  amountCents: number;
   lines: LineUnits[];
   reason: string;
   restock: boolean;
@@ -22,7 +22,7 @@ export interface Refund {
   settled: number | null;
 }
 
-export type NewRefund = Pick<Refund, "idempotencyKey" | "fingerprint" | "orderId" | "amount" | "lines" | "reason" | "restock" | "actor" | "created">;
+export type NewRefund = Pick<Refund, "idempotencyKey" | "fingerprint" | "orderId" | "amountCents" | "lines" | "reason" | "restock" | "actor" | "created">;
 
 /**
  * Writes the refund unless its Idempotency-Key is taken: the key is unique, so of any number of
@@ -37,8 +37,8 @@ export async function insertRefund(trx: Transaction<Schema>, refund: NewRefund):
       idempotency_key: refund.idempotencyKey,
       fingerprint: refund.fingerprint,
       order_id: refund.orderId,
-      amount: refund.amount,
-      lines: JSON.stringify(refund.lines),
+      amount: refund.amountCents,
+      lines: JSON.stringify(storedLines(refund.lines)),
       reason: refund.reason,
       restock: refund.restock ? 1 : 0,
       status: "pending",
@@ -107,14 +107,23 @@ export async function settleRefund(trx: Transaction<Schema>, id: string, outcome
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** A line as the `lines` column keeps it: in the refund API's names (`amount` is the units). */
+export interface StoredLine {
+  id: number;
+  amount: number;
+}
+
+/** `lines` as the `lines` column keeps them (and as a request's fingerprint is made of them). */
+export const storedLines = (lines: readonly LineUnits[]): StoredLine[] => lines.map(({ id, quantity }) => ({ id, amount: quantity }));
+
 function toRefund(row: Selectable<RefundsTable>): Refund {
   return {
     id: row.id,
     idempotencyKey: row.idempotency_key,
     fingerprint: row.fingerprint,
     orderId: row.order_id,
-    amount: row.amount,
-    lines: JSON.parse(row.lines) as LineUnits[],
+    amountCents: row.amount,
+    lines: (JSON.parse(row.lines) as StoredLine[]).map(({ id, amount }) => ({ id, quantity: amount })),
     reason: row.reason,
     restock: Number(row.restock) === 1,
     status: row.status,

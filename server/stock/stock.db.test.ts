@@ -251,8 +251,8 @@ describe.each(testEngines())("stock on %s", (engine) => {
     expect((await confirm(app, bob, await secret(await create(app, bob, 3)))).status).toBe(200);
     // As Stripe's late success would: the order and the sale in one transaction.
     await database.db.transaction().execute(async (trx) => {
-      await services.orders.place(trx, "alice", { id: paymentId, amount: priceCents(RING) * 3, basket: [], created: Date.now() });
-      await services.stock!.sell(trx, { id: paymentId, userId: "alice", basket: [{ id: RING, amount: 3 }] });
+      await services.orders.place(trx, "alice", { id: paymentId, amountCents: priceCents(RING) * 3, basket: [], created: Date.now() });
+      await services.stock!.sell(trx, { id: paymentId, userId: "alice", basket: [{ id: RING, quantity: 3 }] });
     });
     const order = await database.db.selectFrom("orders").select("status").where("id", "=", paymentId).executeTakeFirstOrThrow();
     expect(order.status).toBe("oversold");

@@ -38,7 +38,7 @@ export interface IntentCancelling {
 export interface StockPayment {
   id: string;
   userId: string;
-  basket: Array<{ id: number; amount: number }>;
+  basket: Array<{ id: number; quantity: number }>;
 }
 
 /**
@@ -63,12 +63,12 @@ export class StockService {
    * line the copy finds short, or does not count, is read from the database, which has the last word.
    */
   async check(userId: string, lines: BasketLine[], shown?: ReadonlyMap<number, number | null | undefined>): Promise<StockRefusal | null> {
-    const doubtful = shown ? lines.filter((line) => !(line.amount <= (shown.get(line.id) ?? -1))) : lines;
+    const doubtful = shown ? lines.filter((line) => !(line.quantity <= (shown.get(line.id) ?? -1))) : lines;
     if (doubtful.length === 0) return null;
     const rows = await this.available(this.deps.db, doubtful.map((line) => line.id), userId);
     for (const line of doubtful) {
       const left = rows.get(line.id);
-      if (left !== undefined && left < line.amount) {
+      if (left !== undefined && left < line.quantity) {
         this.count("refused");
         return refusal(line.title, left);
       }
@@ -99,13 +99,13 @@ export class StockService {
         await this.deps.intents?.cancelWithin(trx, given.map((row) => row.payment_id), now);
         await record(trx);
         // No answer needed: on PostgreSQL the payment's and the reservations' inserts go out with the products' update.
-        await insertHolds.withNext(trx, { paymentId: payment.id, userId: payment.userId, productIds: lines.map((line) => line.id), amounts: lines.map((line) => line.amount), expiresAt: now + this.deps.reservationMs, now });
+        await insertHolds.withNext(trx, { paymentId: payment.id, userId: payment.userId, productIds: lines.map((line) => line.id), amounts: lines.map((line) => line.quantity), expiresAt: now + this.deps.reservationMs, now });
         // One statement for every product: each line's units are taken only where that many are
         // available (less what this checkout gives back), so no unit is ever taken twice.
         const ids = [...new Set([...back.keys(), ...wanted.keys()])].sort((a, b) => a - b);
         const changes = ids.map((id) => {
           const released = back.get(id) ?? 0;
-          const n = wanted.get(id)?.amount ?? 0;
+          const n = wanted.get(id)?.quantity ?? 0;
           return { id, stock: 0, reserved: n - released, ...(n > 0 ? { need: { units: n, givenBack: released } } : {}) };
         });
         const rows = await this.updateProducts(trx, changes, now);
@@ -208,7 +208,7 @@ export class StockService {
       const lapsed = await trx.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", payment.id).returning("product_id").execute();
       if (lapsed.length === 0) return; // no reservation: stock not tracked for this payment
       const sold = [...payment.basket].sort((a, b) => a.id - b.id);
-      rows = (await this.updateProducts(trx, sold.map((line) => ({ id: line.id, stock: line.amount, reserved: 0 })), now)).map((row) => ({ ...row, live: false }));
+      rows = (await this.updateProducts(trx, sold.map((line) => ({ id: line.id, stock: line.quantity, reserved: 0 })), now)).map((row) => ({ ...row, live: false }));
       ids = sold.map((line) => line.id);
     }
     this.count("sold");
@@ -239,11 +239,11 @@ export class StockService {
    * Restock, in a refund's transaction: the refunded units go back on the shelf, and every page
    * that shows those products' availability hears of it.
    */
-  async restock(trx: Transaction<Schema>, lines: Array<{ id: number; amount: number }>): Promise<void> {
-    const back = lines.filter((line) => line.amount > 0).sort((a, b) => a.id - b.id);
+  async restock(trx: Transaction<Schema>, lines: Array<{ id: number; quantity: number }>): Promise<void> {
+    const back = lines.filter((line) => line.quantity > 0).sort((a, b) => a.id - b.id);
     if (back.length === 0) return;
     const now = this.now();
-    for (const line of back) await trx.updateTable("products").set({ stock: sql<number>`stock + ${line.amount}`, updated: now }).where("id", "=", line.id).execute();
+    for (const line of back) await trx.updateTable("products").set({ stock: sql<number>`stock + ${line.quantity}`, updated: now }).where("id", "=", line.id).execute();
     await this.deps.events.publish(trx, { ids: back.map((line) => line.id) });
   }
 

@@ -9,10 +9,10 @@ export const unitLimitText = (title: string, max: number): string => `You can bu
  * any unit is held: without it one checkout could hold most of a product's stock for the length
  * of a reservation without paying.
  */
-export function overUnitLimit(lines: ReadonlyArray<{ id: number; title: string; amount: number }>, max: number): UnitLimitRefusal | null {
+export function overUnitLimit(lines: ReadonlyArray<{ id: number; title: string; quantity: number }>, max: number): UnitLimitRefusal | null {
   const units = new Map<number, number>();
   for (const line of lines) {
-    const total = (units.get(line.id) ?? 0) + line.amount;
+    const total = (units.get(line.id) ?? 0) + line.quantity;
     units.set(line.id, total);
     if (total > max) return { ok: false, status: 409, message: unitLimitText(line.title, max), code: "limit_exceeded" };
   }

@@ -26,10 +26,10 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   if (!form.ok) return data({ error: form.error, message: null }, { status: 400 });
   const result = await admin.orders.refund(admin.actor, params.orderId, form.key, form.request);
   if (!result.ok) return data({ error: result.message, message: null }, { status: result.status });
-  const { amount, status } = result.value.refund;
+  const { amountCents, status } = result.value.refund;
   return {
     error: null,
-    message: `Refund of ${formatCents(amount)} ${status === "succeeded" ? "done" : status}.`,
+    message: `Refund of ${formatCents(amountCents)} ${status === "succeeded" ? "done" : status}.`,
   };
 }
 
@@ -39,7 +39,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
   const { order, refunds, timeline, idempotencyKey } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const left = order.amount - order.refunded;
+  const left = order.amountCents - order.refundedCents;
   const payment = order.payment
     ? `${order.payment.gateway === "stripe" ? "Stripe" : "Test gateway"}${order.payment.brand ? `, ${order.payment.brand} ending in ${order.payment.last4}` : ""}`
     : "Unknown";
@@ -48,8 +48,8 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
     ["Placed", <When key="placed" at={order.created} />],
     ["Customer", order.customer.email],
     ["Payment", payment],
-    ["Total", formatCents(order.amount)],
-    ["Refunded", formatCents(order.refunded)],
+    ["Total", formatCents(order.amountCents)],
+    ["Refunded", formatCents(order.refundedCents)],
   ];
   return (
     <section aria-labelledby="order-heading" className="admin-order">
@@ -78,7 +78,7 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               <tr key={line.id}>
                 <td>{line.title}</td>
                 <td>{formatCents(line.priceCents)}</td>
-                <td>{line.amount}</td>
+                <td>{line.quantity}</td>
                 <td>{refunded}</td>
                 {left > 0 && (
                   <td>
@@ -86,9 +86,9 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
                       type="number"
                       name={`units-${line.id}`}
                       min={0}
-                      max={line.amount - refunded}
+                      max={line.quantity - refunded}
                       defaultValue={0}
-                      disabled={refunded >= line.amount}
+                      disabled={refunded >= line.quantity}
                       aria-label={`Units to refund of ${line.title}`}
                       className="admin-refund__units"
                     />
@@ -137,8 +137,8 @@ export default function AdminOrderPage({ loaderData, actionData }: Route.Compone
               <td>
                 <When at={refund.created} />
               </td>
-              <td>{formatCents(refund.amount)}</td>
-              <td>{refund.lines.map((line) => `${line.amount} × ${order.basket.find((b) => b.id === line.id)?.title ?? line.id}`).join("; ")}</td>
+              <td>{formatCents(refund.amountCents)}</td>
+              <td>{refund.lines.map((line) => `${line.quantity} × ${order.basket.find((b) => b.id === line.id)?.title ?? line.id}`).join("; ")}</td>
               <td>
                 {refund.reason}
                 {refund.restock ? " (restocked)" : ""}

@@ -76,8 +76,8 @@ export default function AdminOrdersPage({ loaderData: { filter, orders, next } }
                 <When at={order.created} />
               </td>
               <td className="admin-email">{order.email}</td>
-              <td>{formatCents(order.amount)}</td>
-              <td>{order.refunded > 0 ? formatCents(order.refunded) : "—"}</td>
+              <td>{formatCents(order.amountCents)}</td>
+              <td>{order.refundedCents > 0 ? formatCents(order.refundedCents) : "—"}</td>
               <td>{STATUS_LABELS[order.status]}</td>
             </tr>
           ))}

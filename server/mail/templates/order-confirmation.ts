@@ -1,9 +1,12 @@
+import { lineTotalCents } from "../../../lib/basket.ts";
 import { escapeHtml, formatCents, formatDate, htmlButton, htmlDocument, type RenderedMail, type TemplateContext } from "./layout.ts";
 
-/** What the outbox keeps of an order for its confirmation: the lines as they were priced. */
+/**
+ * What the outbox row keeps of an order for its confirmation: the lines as they were priced. Stored
+ * JSON in the order's own names: `amount` is the total in cents, a line's `amount` its quantity.
+ */
 export interface OrderConfirmationPayload {
   orderId: string;
-  /** Cents. */
   amount: number;
   /** Epoch ms: the payment intent's time, as the orders page shows it. */
   created: number;
@@ -11,6 +14,8 @@ export interface OrderConfirmationPayload {
 }
 
 export function orderConfirmation(order: OrderConfirmationPayload, { publicUrl }: TemplateContext): RenderedMail {
+  const totalCents = order.amount;
+  const lines = order.lines.map(({ title, amount, priceCents }) => ({ title, quantity: amount, priceCents }));
   const subject = `Your Storefront order ${order.orderId}`;
   const ordersUrl = `${publicUrl}/orders`;
   const date = formatDate(order.created);
@@ -20,17 +25,17 @@ export function orderConfirmation(order: OrderConfirmationPayload, { publicUrl }
     `Order: ${order.orderId}`,
     `Date: ${date}`,
     "",
-    ...order.lines.map((line) => `${line.amount} x ${line.title}: ${formatCents(line.priceCents * line.amount)}`),
+    ...lines.map((line) => `${line.quantity} x ${line.title}: ${formatCents(lineTotalCents(line))}`),
     "",
-    `Total: ${formatCents(order.amount)}`,
+    `Total: ${formatCents(totalCents)}`,
     "",
     `See your orders: ${ordersUrl}`,
     "",
   ].join("\n");
-  const rows = order.lines
+  const rows = lines
     .map(
       (line) =>
-        `<tr><td style="padding:4px 8px 4px 0">${escapeHtml(line.title)}</td><td style="padding:4px 8px;text-align:right">${line.amount}</td><td style="padding:4px 0 4px 8px;text-align:right">${formatCents(line.priceCents * line.amount)}</td></tr>`,
+        `<tr><td style="padding:4px 8px 4px 0">${escapeHtml(line.title)}</td><td style="padding:4px 8px;text-align:right">${line.quantity}</td><td style="padding:4px 0 4px 8px;text-align:right">${formatCents(lineTotalCents(line))}</td></tr>`,
     )
     .join("\n");
   const html = htmlDocument(
@@ -42,7 +47,7 @@ export function orderConfirmation(order: OrderConfirmationPayload, { publicUrl }
 <tbody>
 ${rows}
 </tbody>
-<tfoot><tr><th colspan="2" style="text-align:right;padding:8px 8px 0 0">Total</th><td style="text-align:right;padding:8px 0 0 8px;font-weight:700">${formatCents(order.amount)}</td></tr></tfoot>
+<tfoot><tr><th colspan="2" style="text-align:right;padding:8px 8px 0 0">Total</th><td style="text-align:right;padding:8px 0 0 8px;font-weight:700">${formatCents(totalCents)}</td></tr></tfoot>
 </table>
 ${htmlButton(ordersUrl, "See your orders")}`,
   );
