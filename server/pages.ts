@@ -4,7 +4,7 @@ import type { SessionUser } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { databaseAway, databaseIsAway } from "./http/error-handler.ts";
-import { withOwnSignal } from "./http/page-request.ts";
+import { withOwnSignal } from "./page-request.ts";
 import { loadContextFactory, type PageRenderer } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import { type PageCaches, placeholderUser } from "./page-cache/index.ts";

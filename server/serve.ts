@@ -4,8 +4,8 @@ import { createPipeline } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { databaseTarget, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
-import { lingeringResponses } from "./http/lingering-close.ts";
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./http/timeouts.ts";
+import { lingeringResponses } from "./listen/lingering-close.ts";
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "./listen/timeouts.ts";
 import type { PageRenderer } from "./load-context.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { serveMetrics } from "./observability/metrics-server.ts";
@@ -103,7 +103,7 @@ async function main(entry: Entry) {
   // An answer given before its request's body was read (a 413) reaches a client still sending it.
   const server = http.createServer({ ServerResponse: lingeringResponses() }, middleware ? (req, res) => middleware(req, res, () => listener(req, res)) : listener);
   // Slow or stalled clients are cut off instead of holding sockets (live order streams are
-  // responses, not requests); idle connections close after KEEP_ALIVE_TIMEOUT_MS (http/timeouts.ts).
+  // responses, not requests); idle connections close after KEEP_ALIVE_TIMEOUT_MS (listen/timeouts.ts).
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

@@ -3,7 +3,7 @@ import { gzip } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
 import { wholeBody } from "../../lib/whole-body.ts";
-import { gzipPage, gzipWhole } from "./page-gzip.ts";
+import { gzipPage, gzipWhole } from "../gzip/page-gzip.ts";
 
 /** Smaller answers cost more to compress than they save on the wire. */
 const MIN_BYTES = 1024;

@@ -4,7 +4,7 @@ import { sampleValue, scrape } from "../../test/support/prometheus-text.ts";
 import type { RunningServer } from "../../test/support/server-process.ts";
 import { serverPerTest } from "../../test/support/server-per-test.ts";
 import { eventually } from "../../test/support/poll.ts";
-import { KEEP_ALIVE_TIMEOUT_MS, PROXY_KEEP_ALIVE_MAX_MS } from "../http/timeouts.ts";
+import { KEEP_ALIVE_TIMEOUT_MS, PROXY_KEEP_ALIVE_MAX_MS } from "../listen/timeouts.ts";
 
 // The built server started as `npm start` starts it: its metrics listener, its health answers, and
 // readiness dropping to 503 the moment SIGTERM arrives.

@@ -1,5 +1,5 @@
 import { constants, crc32, deflateRawSync } from "node:zlib";
-import { GZIP_HEADER, crcCombine, crcShift, gzipTrailer } from "../http/gzip-member.ts";
+import { GZIP_HEADER, crcCombine, crcShift, gzipTrailer } from "../gzip/gzip-member.ts";
 import { byteLength, type Pieces } from "../pipeline/ready-answer.ts";
 
 /** An empty final deflate block: ends the stream after the last piece. */

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
-import { listen } from "../../test/support/listen.ts";
-import type { AppEnv } from "./env.ts";
+import { listen } from "../test/support/listen.ts";
+import type { AppEnv } from "./http/env.ts";
 import { withOwnSignal } from "./page-request.ts";
 
 // Over real HTTP, as main.ts serves it: React Router's handler gets the request @hono/node-server
