@@ -10,6 +10,9 @@ const ROUTES: BuildRoutes = {
   home: { id: "home", parentId: "root", index: true, module: shell(true) },
   cart: { id: "cart", parentId: "root", path: "cart", module: shell(true) },
   product: { id: "product", parentId: "root", path: "products/:productId", module: shell(true) },
+  newProduct: { id: "newProduct", parentId: "root", path: "products/new", module: shell(false) },
+  deals: { id: "deals", parentId: "root", path: "deals/:dealId", module: shell(false) },
+  todaysDeals: { id: "todaysDeals", parentId: "root", path: "deals/today", module: shell(true) },
   orders: { id: "orders", parentId: "root", path: "orders", module: shell(false) },
   undeclared: { id: "undeclared", parentId: "root", path: "undeclared" },
   layout: { id: "layout", parentId: "root", path: "admin", module: { handle: { backOffice: true, shell: false } } },
@@ -27,6 +30,12 @@ describe("the addresses that come from a personal shell", () => {
 
   it("are never a route that says false or says nothing, nor one under a route that says false", () => {
     for (const path of ["/orders", "/undeclared", "/admin/products/1"]) expect(fromShell(path), path).toBe(false);
+  });
+
+  it("follow the route React Router renders: a static path ranks above a dynamic one, whichever says true", () => {
+    expect(fromShell("/products/new")).toBe(false);
+    expect(fromShell("/deals/today")).toBe(true);
+    expect(fromShell("/deals/1")).toBe(false);
   });
 
   it("are never a data request, another case, a deeper path, a splat's or an optional segment's", () => {

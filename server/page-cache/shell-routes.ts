@@ -1,4 +1,6 @@
+import { matchRoutes, type RouteObject } from "react-router";
 import type { BuildRoute, BuildRoutes } from "../admin/gate.ts";
+import { memoByAddress } from "../http/paths.ts";
 
 /**
  * Each page route declares whether a signed-in visitor may get it from a personal shell:
@@ -15,32 +17,53 @@ export interface ShellDeclaration {
 /** Whether a page address may come from a personal shell. */
 export type ShellPages = (pathname: string) => boolean;
 
-const declared = (route: BuildRoute): unknown => (route.module?.handle as Partial<ShellDeclaration> | undefined)?.shell;
+const declared = (handle: unknown): unknown => (handle as Partial<ShellDeclaration> | undefined)?.shell;
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The build's routes as React Router's matcher takes them, each with its module's handle. */
+function routeTable(routes: BuildRoutes): RouteObject[] {
+  const all = Object.values(routes).filter((route): route is BuildRoute => route !== undefined);
+  const tree = (parentId: string | undefined): RouteObject[] =>
+    all
+      .filter((route) => route.parentId === parentId)
+      .map((route) =>
+        route.index
+          ? { id: route.id, path: route.path, index: true, caseSensitive: route.caseSensitive, handle: route.module?.handle }
+          : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, handle: route.module?.handle, children: tree(route.id) },
+      );
+  return tree(undefined);
+}
 
 /**
- * The addresses of the routes that declare `shell: true`, as the routes spell them: exact,
- * lower-case paths (React Router also matches "/CART/" or "/%63art"; those render in full), each
- * dynamic segment one non-empty segment; never React Router's data requests (/products/1.data).
- * A route whose path has a splat or an optional segment is never a shell's.
+ * Whether `pathname` is spelled as the matched routes spell their path, `/`-joined: the same
+ * segments, each static one exactly (React Router also renders "/CART", "/cart/" or "/%63art";
+ * those render in full, as the caches drop a changed product's pages by their own spelling), each
+ * dynamic one non-empty. A path with a splat or an optional segment has no one spelling: never.
+ */
+function spelledAsRoute(paths: readonly (string | undefined)[], pathname: string): boolean {
+  const pattern = paths.flatMap((path) => path?.split("/").filter(Boolean) ?? []);
+  const segments = pathname.split("/").slice(1);
+  if (pattern.some((segment) => segment.includes("*") || segment.endsWith("?"))) return false;
+  if (pattern.length === 0) return pathname === "/";
+  return segments.length === pattern.length && pattern.every((segment, i) => (segment.startsWith(":") ? segments[i] !== "" : segment === segments[i]));
+}
+
+/**
+ * The addresses for which React Router renders a route that declares `shell: true`, under no route
+ * that says false, found with React Router's own matcher on the build's route table (as the back
+ * office's guard finds its routes, admin/gate.ts), so the declaration read is that of the route the
+ * page shows; spelled as that route spells them; never React Router's data requests (/products/1.data).
  */
 export function shellPages(routes: BuildRoutes): ShellPages {
-  const parentOf = (route: BuildRoute) => (route.parentId === undefined ? undefined : routes[route.parentId]);
-  const fullPath = (route: BuildRoute): string => {
-    const parent = parentOf(route);
-    const base = parent ? fullPath(parent) : "";
-    return route.path ? `${base.replace(/\/$/, "")}/${route.path.replace(/^\//, "")}` : base || "/";
+  const table = routeTable(routes);
+  const lookup = (pathname: string): boolean => {
+    if (pathname.endsWith(".data")) return false;
+    const matches = matchRoutes(table, pathname);
+    if (!matches || declared(matches.at(-1)!.route.handle) !== true) return false;
+    if (matches.some((match) => declared(match.route.handle) === false)) return false;
+    return spelledAsRoute(
+      matches.map((match) => match.route.path),
+      pathname,
+    );
   };
-  const vetoed = (route: BuildRoute | undefined): boolean => route !== undefined && (declared(route) === false || vetoed(parentOf(route)));
-  const patterns: string[] = [];
-  for (const route of Object.values(routes)) {
-    if (!route || declared(route) !== true || vetoed(parentOf(route)) || (!route.path && !route.index)) continue;
-    const segments = fullPath(route).split("/").slice(1);
-    if (segments.some((segment) => segment.includes("*") || segment.endsWith("?"))) continue;
-    patterns.push(segments.map((segment) => (segment.startsWith(":") ? "[^/]+" : escapeRegExp(segment))).join("/"));
-  }
-  if (patterns.length === 0) return () => false;
-  const shell = new RegExp(`^/(?:${patterns.join("|")})$`);
-  return (pathname) => shell.test(pathname) && !pathname.endsWith(".data");
+  return memoByAddress(lookup);
 }
