@@ -11,7 +11,8 @@ import { ADMIN_SECTIONS } from "../../admin/nav.ts";
 export const handle = { backOffice: true, shell: false };
 
 export function loader({ context }: Route.LoaderArgs) {
-  return { admin: requireAdmin(context).actor.name };
+  const admin = requireAdmin(context);
+  return { admin: admin.actor.name, timeZone: admin.timeZone };
 }
 
 /** The back office's frame: the shop's header above, its sections beside (below, on a phone). */

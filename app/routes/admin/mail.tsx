@@ -3,6 +3,7 @@ import type { Route } from "./+types/mail";
 import { requireAdmin } from "../../admin/guard.ts";
 import type { MailKind } from "../../../server/mail/templates/index.ts";
 import { AdminTable, When } from "../../admin/ui.tsx";
+import { MAIL_STATUS_WORDS } from "../../admin/words.ts";
 import { pageMeta } from "../../meta.ts";
 
 export const handle = { shell: false };
@@ -50,7 +51,7 @@ export default function AdminMailPage({ loaderData: { status, messages, next } }
           {[null, ...STATUSES].map((value) => (
             <li key={value ?? "all"}>
               <Link to={value ? `?status=${value}` : "?"} aria-current={value === status ? "page" : undefined}>
-                {value ? value[0]!.toUpperCase() + value.slice(1) : "All"}
+                {value ? MAIL_STATUS_WORDS[value] : "All"}
               </Link>
             </li>
           ))}
@@ -59,23 +60,26 @@ export default function AdminMailPage({ loaderData: { status, messages, next } }
       {messages.length === 0 ? (
         <p className="admin__empty">No messages.</p>
       ) : (
-        <AdminTable labelledBy="mail-heading" columns={["Written", "Message", "To", "Status", "Attempts", "Sent or next attempt"]}>
-          {messages.map((message) => (
-            <tr key={message.id}>
-              <td>
-                <When at={message.created} />
-              </td>
-              <td>{(KINDS as Record<string, string | undefined>)[message.kind] ?? message.kind}</td>
-              <td className="admin-email">{message.recipient}</td>
-              <td>
-                {message.status}
+        <AdminTable
+          labelledBy="mail-heading"
+          columns={["Written", "Message", "To", "Status", "Attempts", "Sent or next attempt"]}
+          rows={messages.map((message) => ({
+            key: message.id,
+            cells: [
+              <When key="written" at={message.created} />,
+              (KINDS as Record<string, string | undefined>)[message.kind] ?? message.kind,
+              <span key="to" className="admin-email">
+                {message.recipient}
+              </span>,
+              <>
+                {MAIL_STATUS_WORDS[message.status]}
                 {message.last_error && <span className="admin-mail__error">{message.last_error}</span>}
-              </td>
-              <td>{message.attempts}</td>
-              <td>{message.sent_at !== null ? <When at={message.sent_at} /> : message.status === "pending" ? <When at={message.next_attempt_at} /> : "—"}</td>
-            </tr>
-          ))}
-        </AdminTable>
+              </>,
+              message.attempts,
+              message.sent_at !== null ? <When at={message.sent_at} /> : message.status === "pending" ? <When at={message.next_attempt_at} /> : "—",
+            ],
+          }))}
+        />
       )}
       {next && (
         <p className="admin__pager">

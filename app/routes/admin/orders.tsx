@@ -4,6 +4,7 @@ import { formatCents } from "../../../lib/basket.ts";
 import { requireAdmin } from "../../admin/guard.ts";
 import { isOrderStatus, STATUS_LABELS } from "../../admin/labels.ts";
 import { AdminTable, When } from "../../admin/ui.tsx";
+import { shortId } from "../../admin/words.ts";
 import { pageMeta } from "../../meta.ts";
 
 export const handle = { shell: false };
@@ -66,22 +67,25 @@ export default function AdminOrdersPage({ loaderData: { filter, orders, next } }
       {orders.length === 0 ? (
         <p className="admin__empty">No orders match.</p>
       ) : (
-        <AdminTable labelledBy="orders-heading" columns={["Order", "Placed", "Customer", "Total", "Refunded", "Status"]}>
-          {orders.map((order) => (
-            <tr key={order.id}>
-              <td>
-                <Link to={`/admin/orders/${order.id}`}>{order.id}</Link>
-              </td>
-              <td>
-                <When at={order.created} />
-              </td>
-              <td className="admin-email">{order.email}</td>
-              <td>{formatCents(order.amountCents)}</td>
-              <td>{order.refundedCents > 0 ? formatCents(order.refundedCents) : "—"}</td>
-              <td>{STATUS_LABELS[order.status]}</td>
-            </tr>
-          ))}
-        </AdminTable>
+        <AdminTable
+          labelledBy="orders-heading"
+          columns={["Order", "Placed", "Customer", "Total", "Refunded", "Status"]}
+          rows={orders.map((order) => ({
+            key: order.id,
+            cells: [
+              <Link key="id" to={`/admin/orders/${order.id}`} title={order.id}>
+                {shortId(order.id)}
+              </Link>,
+              <When key="placed" at={order.created} />,
+              <span key="email" className="admin-email">
+                {order.email}
+              </span>,
+              formatCents(order.amountCents),
+              order.refundedCents > 0 ? formatCents(order.refundedCents) : "—",
+              STATUS_LABELS[order.status],
+            ],
+          }))}
+        />
       )}
       {next && (
         <p className="admin__pager">

@@ -15,12 +15,18 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
   const query = productQuery(new URL(request.url).searchParams);
   const [list, categories] = await Promise.all([admin.products.list({ ...query, limit: PRODUCTS_PER_PAGE }), admin.products.categories()]);
-  return { list, query: { ...query, page: list.page }, categories, source: admin.products.source };
+  return { list, query: { ...query, page: list.page }, categories, source: admin.products.source, lowStock: admin.lowStockThreshold };
 }
 
-const units = (n: number | null) => (n === null ? "Not tracked" : formatCount(n));
+/** The stock on hand, marked when it is gone or low (at or below LOW_STOCK_THRESHOLD). */
+function Stock({ units, lowStock }: { units: number | null; lowStock: number }) {
+  if (units === null) return <>Not tracked</>;
+  if (units <= 0) return <span className="admin-stock admin-stock--out">0, sold out</span>;
+  if (units <= lowStock) return <span className="admin-stock admin-stock--low">{formatCount(units)}, low</span>;
+  return <>{formatCount(units)}</>;
+}
 
-export default function AdminProducts({ loaderData: { list, query, categories, source } }: Route.ComponentProps) {
+export default function AdminProducts({ loaderData: { list, query, categories, source, lowStock } }: Route.ComponentProps) {
   const found = `${formatCount(list.total)} ${list.total === 1 ? "product" : "products"}`;
   return (
     <section aria-labelledby="products-heading">
@@ -68,25 +74,24 @@ export default function AdminProducts({ loaderData: { list, query, categories, s
         {list.pages > 1 && `, page ${list.page} of ${list.pages}`}
       </p>
       {list.products.length > 0 && (
-        <AdminTable labelledBy="products-heading" columns={["Product", "Category", "Price", "Stock", "Held", "Status"]}>
-          {list.products.map((product) => (
-            <tr key={product.id}>
-              <td>
-                <span className="admin-products__name">
-                  <img src={product.image} alt="" width={40} height={40} loading="lazy" />
-                  {source.editable ? <Link to={`/admin/products/${product.id}`}>{product.title}</Link> : product.title}
-                </span>
-              </td>
-              <td>{product.category}</td>
-              <td>
-                <Price cents={Math.round(product.price * 100)} />
-              </td>
-              <td>{units(product.stock)}</td>
-              <td>{product.reserved}</td>
-              <td>{product.archived ? "Archived" : "On sale"}</td>
-            </tr>
-          ))}
-        </AdminTable>
+        <AdminTable
+          labelledBy="products-heading"
+          columns={["Product", "Category", "Price", "Stock", "Held", "Status"]}
+          rows={list.products.map((product) => ({
+            key: product.id,
+            cells: [
+              <span key="name" className="admin-products__name">
+                <img src={product.image} alt="" width={40} height={40} loading="lazy" />
+                {source.editable ? <Link to={`/admin/products/${product.id}`}>{product.title}</Link> : product.title}
+              </span>,
+              product.category,
+              <Price key="price" cents={Math.round(product.price * 100)} />,
+              <Stock key="stock" units={product.stock} lowStock={lowStock} />,
+              product.reserved,
+              product.archived ? "Archived" : "On sale",
+            ],
+          }))}
+        />
       )}
       {list.pages > 1 && (
         <nav className="admin__pager admin-products__pager" aria-label="Pages">
