@@ -20,7 +20,7 @@ function headerParts(page: Page) {
     scope: search.getByRole("combobox", { name: "Search in", exact: true }),
     searchBox: search.getByRole("combobox", { name: "Search Storefront", exact: true }),
     searchButton: search.getByRole("button", { name: "Search", exact: true }),
-    language: header.getByRole("link", { name: "Language: English (EN)", exact: true }),
+    language: header.getByRole("link", { name: "EN, language: English", exact: true }),
     account: header.getByRole("link", { name: "Hello, Sign In Account & Lists", exact: true }),
     orders: header.getByRole("link", { name: "Returns & Orders", exact: true }),
     cart: cartLink(page),

@@ -68,7 +68,7 @@ test.describe("routes", () => {
 
   test("the language screen offers English, reached from the header", async ({ page, pageErrors }) => {
     await open(page, "/");
-    await page.getByRole("link", { name: "Language: English (EN)", exact: true }).click();
+    await page.getByRole("link", { name: "EN, language: English", exact: true }).click();
     await expect(page).toHaveURL(/\/language$/);
     await expect(page.getByRole("heading", { level: 1, name: "Language settings" })).toBeVisible();
     const english = page.getByRole("radio", { name: "English - EN", exact: true });

@@ -27,9 +27,10 @@ export function OrderCard({ order }: { order: PageOrder }) {
             <dd>{items}</dd>
           </div>
         </dl>
-        <p className="order__id">
+        {/* The order's heading: the page's h1, then each order, then its items' titles. */}
+        <h2 className="order__id">
           Order ID <span>{order.id}</span>
-        </p>
+        </h2>
       </header>
       {order.refundedCents > 0 && (
         <p className="order__refunded">

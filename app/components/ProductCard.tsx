@@ -20,7 +20,7 @@ export interface ProductCardProps {
   flex?: boolean;
   showDescription?: boolean;
   showAdd?: boolean;
-  /** Says how many are left ("In stock", "Only 3 left in stock.", "Currently unavailable."): the product page. */
+  /** Says "In stock" too (the product page); every card says "Only 3 left in stock." or "Currently unavailable.". */
   showStock?: boolean;
   /** Eager, high-priority image: for a card that is the page's main content. */
   priority?: boolean;
@@ -29,6 +29,8 @@ export interface ProductCardProps {
   highlightedTitle?: ReactNode;
   /** How wide the image shows, for the browser's pick from its srcset, where the page lays the card out its own way. */
   imageSizes?: string;
+  /** More of the item's details, after its price (a basket line's quantity). */
+  children?: ReactNode;
 }
 
 // How wide the image shows in the usual layouts (ProductCard.css, app.css): at most 220 px in a grid,
@@ -38,7 +40,7 @@ const FLEX_IMAGE_SIZES = "(max-width: 600px) 200px, 160px";
 
 const SHORT_DESCRIPTION = 140;
 
-export function ProductCard({ product, flex, showDescription, showAdd, showStock, priority, headingLevel = 3, highlightedTitle, imageSizes }: ProductCardProps) {
+export function ProductCard({ product, flex, showDescription, showAdd, showStock, priority, headingLevel = 3, highlightedTitle, imageSizes, children }: ProductCardProps) {
   const [, dispatch] = useStore();
   const [expanded, setExpanded] = useState(false);
   const Heading = (["h1", "h2", "h3"] as const)[headingLevel - 1]!;
@@ -47,7 +49,8 @@ export function ProductCard({ product, flex, showDescription, showAdd, showStock
   const long = description.length > SHORT_DESCRIPTION + 20;
   const addButton = useRef<HTMLButtonElement>(null);
   const available = inStock(product.stock);
-  const availability = showStock ? availabilityText(product.stock) : null;
+  const low = product.stock != null && product.stock <= 5;
+  const availability = showStock || low ? availabilityText(product.stock) : null;
   // Taps on this card's button before the app had hydrated count now (see early-taps.ts).
   useEffect(() => {
     if (!showAdd || !available) return;
@@ -56,7 +59,7 @@ export function ProductCard({ product, flex, showDescription, showAdd, showStock
     addButton.current?.setAttribute(LIVE, "");
   }, [showAdd, available, product, description, dispatch]);
   return (
-    <article className={`card${flex ? " card--flex" : ""}`} aria-label={product.title}>
+    <article className={`card${flex ? " card--flex" : ""}${available ? "" : " card--out"}`} aria-label={product.title}>
       <Link to={`/products/${product.id}`} className="card__image-link">
         <img
           className="card__image"
@@ -86,10 +89,11 @@ export function ProductCard({ product, flex, showDescription, showAdd, showStock
           </div>
         )}
         {availability && (
-          <div className={`card__stock${product.stock != null && product.stock <= 5 ? " card__stock--low" : ""}`} data-stock={product.stock}>
+          <div className={`card__stock${low ? " card__stock--low" : ""}`} data-stock={product.stock}>
             {availability}
           </div>
         )}
+        {children}
         {showAdd && available && (
           <button
             type="button"

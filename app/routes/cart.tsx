@@ -31,7 +31,12 @@ export default function Cart({ loaderData: { stock } }: Route.ComponentProps) {
           Hello, Your shopping basket
         </h1>
         {basket.length === 0 ? (
-          <p className="cart__empty">Oops! No item in your cart.</p>
+          <>
+            <p className="cart__empty">Oops! No item in your cart.</p>
+            <p className="cart__back">
+              <Link to="/">Continue shopping</Link>
+            </p>
+          </>
         ) : (
           <ul className="cart__list">
             {basket.map((line) => (
@@ -81,9 +86,12 @@ export default function Cart({ loaderData: { stock } }: Route.ComponentProps) {
         <label className="cart__gift">
           <input type="checkbox" /> This order contains a gift
         </label>
-        <Link to="/payment" className="button-primary cart__checkout">
-          Continue to checkout
-        </Link>
+        {/* Nothing to pay for: no way to checkout. */}
+        {basket.length > 0 && (
+          <Link to="/payment" className="button-primary cart__checkout">
+            Continue to checkout
+          </Link>
+        )}
       </aside>
     </div>
   );

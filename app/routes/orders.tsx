@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import type { Route } from "./+types/orders";
 import { requireUser } from "../auth/guard.ts";
+import { Link } from "../components/Link.tsx";
 import { OrderCard } from "../components/OrderCard.tsx";
 import { pageMeta } from "../meta.ts";
 import { type OrderJson, type PageOrder, pageOrderFromJson, pageOrdersFrom, pageOrdersJson } from "../orders/page-order.ts";
@@ -78,7 +79,15 @@ function OrderList({ orders: first, next: firstNext, since }: { orders: string; 
     }
   }
 
-  if (orders.length === 0) return <p className="orders__none">You don&apos;t have orders yet.</p>;
+  if (orders.length === 0)
+    return (
+      <div className="orders__none">
+        <p>You don&apos;t have orders yet.</p>
+        <p>
+          <Link to="/">Continue shopping</Link>
+        </p>
+      </div>
+    );
   return (
     <>
       <ol className="orders__list">
