@@ -13,7 +13,7 @@ import { contentSecurityPolicy } from "./http/csp.ts";
 import type { AppEnv } from "./http/env.ts";
 import { errorHandler } from "./http/error-handler.ts";
 import { sameOriginWrites } from "./http/origin-check.ts";
-import { isFilePath } from "./http/paths.ts";
+import { isFilePath } from "./routing/addresses.ts";
 import { retryAfterOn429 } from "./http/retry-after.ts";
 import { securityHeaderSet, securityHeaders, securityHeadersInFront } from "./http/security-headers.ts";
 import { withSmallBodies } from "./http/body-read-ahead.ts";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { type AdminContext, adminContext, type AdminSettings } from "./admin/context.ts";
-import type { BuildRoutes } from "./admin/gate.ts";
+import type { BuildRoutes } from "./routing/build-routes.ts";
 import type { AuthResult, SessionUser } from "./auth/auth.ts";
 import { type CatalogueForPages, catalogueForPages } from "./catalogue/pages.ts";
 import type { AppEnv } from "./http/env.ts";

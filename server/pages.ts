@@ -1,10 +1,11 @@
 import type { Handler } from "hono";
-import { asksForBackOffice, type BackOfficeRoutes, backOfficeRoutes, type BuildRoutes, verifiedStaff, withoutBackOffice } from "./admin/gate.ts";
+import { asksForBackOffice, type BackOfficeRoutes, backOfficeRoutes, verifiedStaff, withoutBackOffice } from "./admin/gate.ts";
 import type { SessionUser } from "./auth/auth.ts";
 import type { Config } from "./config.ts";
 import type { AppEnv } from "./http/env.ts";
 import { databaseAway, databaseIsAway } from "./http/error-handler.ts";
 import { withOwnSignal } from "./page-request.ts";
+import type { BuildRoutes } from "./routing/build-routes.ts";
 import { loadContextFactory, type PageRenderer } from "./load-context.ts";
 import type { Logger } from "./log.ts";
 import { type PageCaches, placeholderUser } from "./page-cache/index.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import routeConfig from "../app/routes.ts";
-import type { BuildRoutes } from "../server/admin/gate.ts";
+import type { BuildRoutes } from "../server/routing/build-routes.ts";
 import { shellPages } from "../server/page-cache/index.ts";
 
 interface ConfigEntry {

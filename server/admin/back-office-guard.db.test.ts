@@ -7,7 +7,8 @@ import { jsonPost, signUp, TEST_ORIGIN, testAppOnFreshDatabase } from "../../tes
 import { signUpAdmin } from "../../test/support/admin.ts";
 import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
 import { builtPages } from "../../test/support/pages.ts";
-import { backOfficeRoutes, type BuildRoutes } from "./gate.ts";
+import type { BuildRoutes } from "../routing/build-routes.ts";
+import { backOfficeRoutes } from "./gate.ts";
 
 // The back office answers nobody but an admin, whatever the spelling of its address: every route
 // of its API and every page under its layout, listed from the routers themselves (a new route is

@@ -1,10 +1,11 @@
 import type { Kysely } from "kysely";
 import type { MiddlewareHandler } from "hono";
-import { matchRoutes, type RouteObject } from "react-router";
+import { matchRoutes } from "react-router";
 import type { SessionUser } from "../auth/auth.ts";
 import type { Schema } from "../db/schema.ts";
 import type { AppEnv } from "../http/env.ts";
-import { MANIFEST_PATH, memoByAddress } from "../http/paths.ts";
+import { MANIFEST_PATH, memoByAddress } from "../routing/addresses.ts";
+import { type BuildRoute, type BuildRoutes, routeTable } from "../routing/build-routes.ts";
 import { noApiEndpoint } from "../http-error.ts";
 import { isAdmin } from "./staff.ts";
 
@@ -40,17 +41,6 @@ export function staffOnly(db: Kysely<Schema>): MiddlewareHandler<StaffEnv> {
   };
 }
 
-/** A route of React Router's server build (build.routes), as far as matching and the guard go. */
-export interface BuildRoute {
-  id: string;
-  path?: string;
-  parentId?: string;
-  index?: boolean;
-  caseSensitive?: boolean;
-  module?: { handle?: unknown };
-}
-export type BuildRoutes = Record<string, BuildRoute | undefined>;
-
 /** The back office's layout route exports `handle = { backOffice: true }`: it and every route under it are guarded. */
 const isBackOfficeRoot = (route: BuildRoute): boolean => (route.module?.handle as { backOffice?: unknown } | undefined)?.backOffice === true;
 
@@ -71,15 +61,7 @@ export function backOfficeRoutes(routes: BuildRoutes): BackOfficeRoutes {
   const guarded = (route: BuildRoute): boolean => isBackOfficeRoot(route) || (route.parentId !== undefined && routes[route.parentId] !== undefined && guarded(routes[route.parentId]!));
   for (const route of all) if (guarded(route)) ids.add(route.id);
 
-  const tree = (parentId: string | undefined): RouteObject[] =>
-    all
-      .filter((route) => route.parentId === parentId)
-      .map((route) =>
-        route.index
-          ? { id: route.id, path: route.path, index: true, caseSensitive: route.caseSensitive }
-          : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: tree(route.id) },
-      );
-  const table = tree(undefined);
+  const table = routeTable(routes);
 
   const lookup = (pathname: string): boolean => {
     // As React Router reads a data request: /x.data is /x, /_root.data is the home page.

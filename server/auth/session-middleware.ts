@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.ts";
-import { isFilePath } from "../http/paths.ts";
+import { isFilePath } from "../routing/addresses.ts";
 import type { InFront } from "../pipeline/step.ts";
 import type { AuthService } from "./auth.ts";
 

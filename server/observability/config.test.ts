@@ -76,12 +76,12 @@ describe("the standard OpenTelemetry variables", () => {
 describe("page route patterns", () => {
   // The shape of React Router's build.routes: a root layout, an index page, nested and splat routes.
   const routes = pageRoutes({
-    root: { path: "" },
-    "routes/home": { parentId: "root", index: true },
-    "routes/product": { parentId: "root", path: "products/:productId" },
-    "routes/results": { parentId: "root", path: "results/:categoryName" },
-    "routes/orders": { parentId: "root", path: "orders" },
-    "routes/not-found": { parentId: "root", path: "*" },
+    root: { id: "root", path: "" },
+    "routes/home": { id: "routes/home", parentId: "root", index: true },
+    "routes/product": { id: "routes/product", parentId: "root", path: "products/:productId" },
+    "routes/results": { id: "routes/results", parentId: "root", path: "results/:categoryName" },
+    "routes/orders": { id: "routes/orders", parentId: "root", path: "orders" },
+    "routes/not-found": { id: "routes/not-found", parentId: "root", path: "*" },
   });
 
   it("name each page address by its pattern, data requests with .data, and anything else null (the 404 page)", () => {

@@ -1,22 +1,16 @@
 import { matchRoutes } from "react-router";
-import { memoByAddress } from "../http/paths.ts";
+import { memoByAddress } from "../routing/addresses.ts";
+import type { BuildRoute, BuildRoutes } from "../routing/build-routes.ts";
 
 /** The route pattern of a page address ("/products/:productId"), or null when no page matches (the 404 page). */
 export type PageRoutes = (pathname: string) => string | null;
-
-/** A route of React Router's server build (build.routes), as far as its address goes. */
-interface BuildRoute {
-  path?: string;
-  parentId?: string;
-  index?: boolean;
-}
 
 /**
  * Page addresses to their route patterns, from the production build's route table: the request
  * metrics and logs name a page by its pattern, never by its raw path (unbounded, and it may carry
  * ids). React Router's data requests (/products/1.data) get the page's pattern plus ".data".
  */
-export function pageRoutes(routes: Record<string, BuildRoute | undefined>): PageRoutes {
+export function pageRoutes(routes: BuildRoutes): PageRoutes {
   const fullPath = (route: BuildRoute): string => {
     const parent = route.parentId ? routes[route.parentId] : undefined;
     const base = parent ? fullPath(parent) : "";

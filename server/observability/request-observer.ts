@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../http/env.ts";
-import { isFilePath } from "../http/paths.ts";
+import { isFilePath } from "../routing/addresses.ts";
 import type { Logger } from "../log.ts";
 import type { InFront, Visit } from "../pipeline/step.ts";
 import type { ShopMetrics } from "./metrics.ts";

@@ -1,4 +1,4 @@
-import type { BuildRoutes } from "../admin/gate.ts";
+import type { BuildRoutes } from "../routing/build-routes.ts";
 import type { Config } from "../config.ts";
 import type { Services } from "../services.ts";
 import { AffectedPages } from "./affected-pages.ts";

@@ -1,5 +1,5 @@
 import { newNonce } from "../http/security-headers.ts";
-import { MANIFEST_PATH } from "../http/paths.ts";
+import { MANIFEST_PATH } from "../routing/addresses.ts";
 import { single } from "../pipeline/ready-answers.ts";
 import type { Found, InFront, Visit } from "../pipeline/step.ts";
 import type { PageCaches } from "./caches.ts";

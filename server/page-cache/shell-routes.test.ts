@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BuildRoutes } from "../admin/gate.ts";
+import type { BuildRoutes } from "../routing/build-routes.ts";
 import { shellPages } from "./shell-routes.ts";
 
 const shell = (value: boolean) => ({ handle: { shell: value } });

@@ -1,6 +1,6 @@
-import { matchRoutes, type RouteObject } from "react-router";
-import type { BuildRoute, BuildRoutes } from "../admin/gate.ts";
-import { memoByAddress } from "../http/paths.ts";
+import { matchRoutes } from "react-router";
+import { type BuildRoutes, routeTable } from "../routing/build-routes.ts";
+import { memoByAddress } from "../routing/addresses.ts";
 
 /**
  * Each page route declares whether a signed-in visitor may get it from a personal shell:
@@ -18,20 +18,6 @@ export interface ShellDeclaration {
 export type ShellPages = (pathname: string) => boolean;
 
 const declared = (handle: unknown): unknown => (handle as Partial<ShellDeclaration> | undefined)?.shell;
-
-/** The build's routes as React Router's matcher takes them, each with its module's handle. */
-function routeTable(routes: BuildRoutes): RouteObject[] {
-  const all = Object.values(routes).filter((route): route is BuildRoute => route !== undefined);
-  const tree = (parentId: string | undefined): RouteObject[] =>
-    all
-      .filter((route) => route.parentId === parentId)
-      .map((route) =>
-        route.index
-          ? { id: route.id, path: route.path, index: true, caseSensitive: route.caseSensitive, handle: route.module?.handle }
-          : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, handle: route.module?.handle, children: tree(route.id) },
-      );
-  return tree(undefined);
-}
 
 /**
  * Whether `pathname` is spelled as the matched routes spell their path, `/`-joined: the same
