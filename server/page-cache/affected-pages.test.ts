@@ -13,6 +13,13 @@ describe("the pages a catalogue change affects", () => {
     expect(KEYS.filter(pages.of({ ids: [8] }, after))).toEqual(["/", "/?utm=1", "/products/8", "/products/008", "/results/jewelery", "/search?q=ring", "/cart"]);
   });
 
+  it("drops every spelling React Router renders as the same page: letter case, a trailing slash, percent-encoding", () => {
+    const pages = new AffectedPages(before);
+    const after = [product(8, "jewelery", 0), ...before.slice(1)];
+    const spellings = ["/Products/8", "/products/8/", "/%70roducts/8", "/RESULTS/Jewelery/", "/CART", "/cart/", "//", "/Products/2", "/results/Electronics"];
+    expect(spellings.filter(pages.of({ ids: [8] }, after))).toEqual(["/Products/8", "/products/8/", "/%70roducts/8", "/RESULTS/Jewelery/", "/CART", "/cart/", "//"]);
+  });
+
   it("a sale that leaves plenty drops only the cart", () => {
     const pages = new AffectedPages(before);
     const after = [before[0]!, product(2, "men's clothing", 99), before[2]!];

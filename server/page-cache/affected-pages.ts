@@ -48,9 +48,10 @@ export class AffectedPages {
   }
 }
 
-function pagesShowing(ids: Set<number>, categories: Set<string>): (key: string) => boolean {
+function pagesShowing(ids: Set<number>, changedCategories: Set<string>): (key: string) => boolean {
+  const categories = new Set([...changedCategories].map((category) => category.toLowerCase()));
   return (key) => {
-    const path = key.split("?", 1)[0]!;
+    const path = spelledAsRoutes(key);
     if (path === "/cart") return true;
     if (ids.size === 0) return false;
     if (path === "/" || path === "/search") return true;
@@ -61,9 +62,20 @@ function pagesShowing(ids: Set<number>, categories: Set<string>): (key: string) 
       const id = parseProductId(raw);
       return id !== null && ids.has(id);
     }
-    if (section === "results") return categories.has(safeDecode(raw));
+    if (section === "results") return categories.has(raw);
     return false;
   };
+}
+
+/**
+ * A key's path as the routes match it: React Router renders /Products/8, /products/8/ and
+ * /%70roducts/8 as /products/8 (its matching ignores case, a trailing slash and percent-encoding),
+ * and the page cache keeps each under its own spelling, so every spelling goes with the page. A
+ * category differing only by case goes along too: dropping a page too many costs one render.
+ */
+function spelledAsRoutes(key: string): string {
+  const path = safeDecode(key.split("?", 1)[0]!).toLowerCase();
+  return path.length > 1 ? path.replace(/\/+$/, "") || "/" : path;
 }
 
 function safeDecode(segment: string): string {
