@@ -46,8 +46,8 @@ const summaryJson = ({ amountCents, refundedCents, ...summary }: AdminOrderSumma
 const refundJson = ({ amountCents, lines, ...refund }: RefundView) => ({ ...refund, amount: amountCents, lines: storedLines(lines) });
 
 function detailJson({ order, refunds, timeline }: AdminOrderDetail) {
-  const { amountCents: _amount, refundedCents: _refunded, basket: _basket, ...more } = order;
-  return { order: { ...more, ...orderJson(order) }, refunds: refunds.map(refundJson), timeline };
+  const { placed, customer, linesRefunded, payment } = order;
+  return { order: { ...orderJson(order), placed, customer, linesRefunded, payment }, refunds: refunds.map(refundJson), timeline };
 }
 
 /** The Idempotency-Key header: the back office's button sends one per refund it means, as Stripe's API takes it. */

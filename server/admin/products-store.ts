@@ -1,11 +1,12 @@
 import { isDeepStrictEqual } from "node:util";
-import { type Kysely, type Selectable, sql, type Transaction, type UpdateObject } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import type { CatalogueEvents } from "../catalogue/events.ts";
+import { insertProducts, type ProductUpdate, updateProductAt } from "../catalogue/products-table.ts";
 import { UPLOADED } from "../catalogue/uploaded-images.ts";
 import type { ProductsTable, Schema } from "../db/schema.ts";
 import { inTransaction } from "../stock/transaction.ts";
-import { type Actor, appendAudit } from "./audit.ts";
+import { type Actor, appendAudit } from "../audit/log.ts";
 import {
   type AdminProduct,
   DEFAULT_LIMIT,
@@ -22,8 +23,6 @@ import {
 } from "./products.ts";
 
 type Row = Selectable<ProductsTable>;
-/** What an edit sets: values, or expressions of the row (the stock moved by a delta). */
-type ProductUpdate = UpdateObject<Schema, "products">;
 
 const notFound = (id: number): ProductRefusal => ({ ok: false, status: 404, message: `No product with id ${id}.` });
 const stale: ProductRefusal = { ok: false, status: 409, message: STALE_EDIT };
@@ -106,12 +105,8 @@ export class DatabaseProducts implements ProductsAdmin {
       for (;;) {
         const { top } = await trx.selectFrom("products").select((eb) => eb.fn.max<number | null>("id").as("top")).executeTakeFirstOrThrow();
         const id = Number(top ?? 0) + 1;
-        const inserted = await trx
-          .insertInto("products")
-          .values({ id, ...columns(fields.value), image: "", rating_rate: 0, rating_count: 0, reserved: 0, updated: now, version: 1, archived_at: null })
-          .onConflict((oc) => oc.column("id").doNothing())
-          .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) continue;
+        const inserted = await insertProducts(trx, [{ id, ...columns(fields.value), image: "", rating_rate: 0, rating_count: 0, reserved: 0, updated: now, version: 1, archived_at: null }]);
+        if (inserted === 0) continue;
         const row = (await this.row(trx, id))!;
         await appendAudit(trx, { actor, action: "product.create", target: `product:${id}`, after: audited(row) }, now);
         return this.changed(trx, row);
@@ -164,13 +159,7 @@ export class DatabaseProducts implements ProductsAdmin {
     const expected = version ?? before.version;
     if (before.version !== expected) return stale;
     const now = this.now();
-    const result = await trx
-      .updateTable("products")
-      .set({ ...set, version: sql<number>`version + 1`, updated: now })
-      .where("id", "=", id)
-      .where("version", "=", expected)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return stale;
+    if (!(await updateProductAt(trx, id, expected, set, now))) return stale;
     const after = (await this.row(trx, id))!;
     if (isDeepStrictEqual(audited(before), audited(after))) throw new RolledBack({ ok: true, product: this.shape(before) });
     await appendAudit(trx, { actor, action, target: `product:${id}`, before: audited(before), after: audited(after) }, now);

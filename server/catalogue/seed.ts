@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { AppDatabase } from "../db/database.ts";
 import { fakeStoreProduct } from "./product.ts";
+import { insertProducts } from "./products-table.ts";
 
 const PRODUCTS_FILE = fileURLToPath(new URL("../../catalogue/products.json", import.meta.url));
 const SEEDED_KEY = "catalogue_seeded";
@@ -39,27 +40,22 @@ export async function seedCatalogue(database: Pick<AppDatabase, "db">, entries: 
         .onConflict((oc) => oc.column("name").doNothing())
         .execute();
     }
-    if (entries.length > 0) {
-      await trx
-        .insertInto("products")
-        .values(
-          entries.map((entry) => ({
-            id: entry.id,
-            title: entry.title,
-            price_cents: Math.round(entry.price * 100),
-            description: entry.description,
-            category: entry.category,
-            image: entry.image,
-            rating_rate: entry.rating.rate,
-            rating_count: entry.rating.count,
-            stock: entry.stock,
-            reserved: 0,
-            updated: now,
-          })),
-        )
-        .onConflict((oc) => oc.column("id").doNothing())
-        .execute();
-    }
+    await insertProducts(
+      trx,
+      entries.map((entry) => ({
+        id: entry.id,
+        title: entry.title,
+        price_cents: Math.round(entry.price * 100),
+        description: entry.description,
+        category: entry.category,
+        image: entry.image,
+        rating_rate: entry.rating.rate,
+        rating_count: entry.rating.count,
+        stock: entry.stock,
+        reserved: 0,
+        updated: now,
+      })),
+    );
     return true;
   });
 }

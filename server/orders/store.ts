@@ -23,6 +23,11 @@ const insertOrderRow = prepared((db: Kysely<Schema>, p: { id: string; userId: st
     .onConflict((oc) => oc.column("id").doNothing()),
 );
 
+/** Marks an order paid after its reservation lapsed and sold below zero (stock's sale, in the fulfilment's transaction). */
+export async function markOversold(trx: Transaction<Schema>, id: string): Promise<void> {
+  await trx.updateTable("orders").set({ status: "oversold" }).where("id", "=", id).execute();
+}
+
 /** One order of one user, with when it was written; null when it does not exist or is someone else's. */
 export async function findOrder(db: Db, userId: string, id: string): Promise<(Order & { placed: number }) | null> {
   const row = await db

@@ -1,16 +1,17 @@
-import { sql, type Kysely, type Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { BasketLine } from "../../lib/basket.ts";
-import { shortOf } from "../../lib/stock.ts";
 import type { CatalogueEvents } from "../catalogue/events.ts";
-import { prepared } from "../db/prepared.ts";
+import { addStock, changeProducts, releaseReserved } from "../catalogue/products-table.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
-import type { PaymentHolds } from "../payments/store.ts";
 import type { StockOutcome, Telemetry } from "../observability/port.ts";
+import { markOversold } from "../orders/store.ts";
+import type { PaymentHolds } from "../payments/store.ts";
+import { available, refusal, type StockRefusal } from "./availability.ts";
+import { giveBack, holdsOf, insertHolds, lapse, lapsedPayments, sellHeldOnPostgres, sellHolds, sellLapsed } from "./holds.ts";
 import { inTransaction, StockRefused } from "./transaction.ts";
 
-export type StockRefusal = { ok: false; status: 409; message: string; code: "insufficient_stock" };
-type Db = Kysely<Schema> | Transaction<Schema>;
+export type { StockRefusal };
 
 export interface StockDeps {
   db: Kysely<Schema>;
@@ -65,7 +66,7 @@ export class StockService {
   async check(userId: string, lines: BasketLine[], shown?: ReadonlyMap<number, number | null | undefined>): Promise<StockRefusal | null> {
     const doubtful = shown ? lines.filter((line) => !(line.quantity <= (shown.get(line.id) ?? -1))) : lines;
     if (doubtful.length === 0) return null;
-    const rows = await this.available(this.deps.db, doubtful.map((line) => line.id), userId);
+    const rows = await available(this.deps.db, doubtful.map((line) => line.id), this.now(), userId);
     for (const line of doubtful) {
       const left = rows.get(line.id);
       if (left !== undefined && left < line.quantity) {
@@ -99,7 +100,7 @@ export class StockService {
         await this.deps.intents?.cancelWithin(trx, given.map((row) => row.payment_id), now);
         await record(trx);
         // No answer needed: on PostgreSQL the payment's and the reservations' inserts go out with the products' update.
-        await insertHolds.withNext(trx, { paymentId: payment.id, userId: payment.userId, productIds: lines.map((line) => line.id), amounts: lines.map((line) => line.quantity), expiresAt: now + this.deps.reservationMs, now });
+        await insertHolds.withNext(trx, { paymentId: payment.id, userId: payment.userId, productIds: lines.map((line) => line.id), quantities: lines.map((line) => line.quantity), expiresAt: now + this.deps.reservationMs, now });
         // One statement for every product: each line's units are taken only where that many are
         // available (less what this checkout gives back), so no unit is ever taken twice.
         const ids = [...new Set([...back.keys(), ...wanted.keys()])].sort((a, b) => a - b);
@@ -108,12 +109,12 @@ export class StockService {
           const n = wanted.get(id)?.quantity ?? 0;
           return { id, stock: 0, reserved: n - released, ...(n > 0 ? { need: { units: n, givenBack: released } } : {}) };
         });
-        const rows = await this.updateProducts(trx, changes, now);
+        const rows = await changeProducts(trx, this.deps.engine, changes, now);
         const updated = new Set(rows.map((row) => row.id));
         for (const change of changes) {
           const line = wanted.get(change.id);
           if (!line || updated.has(change.id)) continue;
-          const left = (await this.available(trx, [change.id])).get(change.id);
+          const left = (await available(trx, [change.id], now)).get(change.id);
           // A product the database does not hold is not tracked here (pricing already refused unknown ones).
           if (left !== undefined) throw new StockRefused(refusal(line.title, left + (back.get(change.id) ?? 0)));
         }
@@ -142,7 +143,7 @@ export class StockService {
    * holds as already read with the payment (findPaymentWithHolds at `holdsCountedAt()`), else read here.
    */
   async stillHeld(paymentId: string, known?: PaymentHolds): Promise<boolean> {
-    const holds = known ?? (await this.holdsOf(paymentId));
+    const holds = known ?? (await holdsOf(this.deps.db, paymentId, this.now()));
     if (holds.total === 0 || holds.live === holds.total) return true;
     await this.expire(paymentId);
     return false;
@@ -151,12 +152,6 @@ export class StockService {
   /** The time a hold is live until (exclusive): what `stillHeld`'s counts are taken at. */
   holdsCountedAt(): number {
     return this.now();
-  }
-
-  private async holdsOf(paymentId: string): Promise<PaymentHolds> {
-    const now = this.now();
-    const rows = await this.deps.db.selectFrom("reservations").select(["state", "expires_at"]).where("payment_id", "=", paymentId).execute();
-    return { total: rows.length, live: rows.filter((row) => row.state === "held" && Number(row.expires_at) > now).length };
   }
 
   /**
@@ -205,16 +200,15 @@ export class StockService {
     // counted as available again: selling it is a change.
     const unseen = rows.length > 0 && rows.every((row) => row.live);
     if (rows.length === 0) {
-      const lapsed = await trx.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", payment.id).returning("product_id").execute();
-      if (lapsed.length === 0) return; // no reservation: stock not tracked for this payment
+      if ((await sellLapsed(trx, payment.id)).length === 0) return; // no reservation: stock not tracked for this payment
       const sold = [...payment.basket].sort((a, b) => a.id - b.id);
-      rows = (await this.updateProducts(trx, sold.map((line) => ({ id: line.id, stock: line.quantity, reserved: 0 })), now)).map((row) => ({ ...row, live: false }));
+      rows = (await changeProducts(trx, this.deps.engine, sold.map((line) => ({ id: line.id, stock: line.quantity, reserved: 0 })), now)).map((row) => ({ ...row, live: false }));
       ids = sold.map((line) => line.id);
     }
     this.count("sold");
     const below = rows.filter((row) => row.stock < 0);
     if (below.length > 0) {
-      await trx.updateTable("orders").set({ status: "oversold" }).where("id", "=", payment.id).execute();
+      await markOversold(trx, payment.id);
       this.deps.log.warn({ order: payment.id, products: below.map((row) => row.id) }, "order paid after its reservation expired: oversold");
     }
     if (!unseen) await this.deps.events.publish(trx, { ids });
@@ -230,7 +224,7 @@ export class StockService {
     const { rows: held } = await sellHolds(trx, { paymentId });
     const lines = held.map((row) => ({ id: row.product_id, units: row.amount, live: Number(row.expires_at) > now })).sort((a, b) => a.id - b.id);
     // One update for every line, answering the stock it leaves: no second read while the rows are locked.
-    const rows = await this.updateProducts(trx, lines.map((line) => ({ id: line.id, stock: line.units, reserved: -line.units })), now);
+    const rows = await changeProducts(trx, this.deps.engine, lines.map((line) => ({ id: line.id, stock: line.units, reserved: -line.units })), now);
     const live = new Map(lines.map((line) => [line.id, line.live]));
     return rows.map((row) => ({ ...row, live: live.get(row.id)! }));
   }
@@ -242,17 +236,16 @@ export class StockService {
   async restock(trx: Transaction<Schema>, lines: Array<{ id: number; quantity: number }>): Promise<void> {
     const back = lines.filter((line) => line.quantity > 0).sort((a, b) => a.id - b.id);
     if (back.length === 0) return;
-    const now = this.now();
-    for (const line of back) await trx.updateTable("products").set({ stock: sql<number>`stock + ${line.quantity}`, updated: now }).where("id", "=", line.id).execute();
+    await addStock(trx, back, this.now());
     await this.deps.events.publish(trx, { ids: back.map((line) => line.id) });
   }
 
   /** Gives back the units of reservations that have expired; returns how many checkouts it released. */
   async sweep(limit = 100): Promise<number> {
-    const rows = await this.deps.db.selectFrom("reservations").select("payment_id").distinct().where("state", "=", "held").where("expires_at", "<=", this.now()).limit(limit).execute();
-    for (const row of rows) await this.expire(row.payment_id);
-    if (rows.length > 0) this.deps.log.info({ released: rows.length }, "expired reservations gave their units back");
-    return rows.length;
+    const payments = await lapsedPayments(this.deps.db, this.now(), limit);
+    for (const id of payments) await this.expire(id);
+    if (payments.length > 0) this.deps.log.info({ released: payments.length }, "expired reservations gave their units back");
+    return payments.length;
   }
 
   /** One payment's held units back to stock, and its intent canceled, in one transaction. */
@@ -260,12 +253,11 @@ export class StockService {
     const now = this.now();
     let lapsed = false;
     await inTransaction(this.deps.db, async (trx) => {
-      const given = await this.lapse(trx, { paymentId }, now);
-      const ids = [...new Set(given.map((row) => row.product_id))].sort((a, b) => a - b);
-      for (const id of ids) {
-        const units = given.filter((row) => row.product_id === id).reduce((sum, row) => sum + row.amount, 0);
-        await trx.updateTable("products").set({ reserved: sql<number>`reserved - ${units}`, updated: now }).where("id", "=", id).execute();
-      }
+      const given = await lapse(trx, { paymentId }, now);
+      const units = new Map<number, number>();
+      for (const row of given) units.set(row.product_id, (units.get(row.product_id) ?? 0) + row.amount);
+      const ids = [...units.keys()].sort((a, b) => a - b);
+      await releaseReserved(trx, units, now);
       await this.deps.intents?.cancelWithin(trx, [paymentId], now);
       if (ids.length > 0) await this.deps.events.publish(trx, { ids });
       lapsed = ids.length > 0;
@@ -286,128 +278,4 @@ export class StockService {
       await intents.cancelIntent(id).catch((error: unknown) => this.deps.log.warn({ err: error, paymentIntent: id }, "could not cancel a released checkout's intent"));
     }
   }
-
-  /** Marks held reservations expired (of these products when past their time, or all of one payment); returns them. */
-  private async lapse(trx: Transaction<Schema>, which: { productIds: number[] } | { paymentId: string }, now: number) {
-    let query = trx.updateTable("reservations").set({ state: "expired" }).where("state", "=", "held");
-    query = "paymentId" in which ? query.where("payment_id", "=", which.paymentId) : query.where("product_id", "in", which.productIds).where("expires_at", "<=", now);
-    return query.returning(["payment_id", "product_id", "amount"]).execute();
-  }
-
-  /**
-   * Units available now (stock less live reservations: lapsed ones count as given back) of each of
-   * `ids` the database holds; with `userId`, that shopper's own held units count as available too
-   * (a new checkout gives them back). One statement.
-   */
-  private async available(db: Db, ids: number[], userId?: string): Promise<Map<number, number>> {
-    if (ids.length === 0) return new Map();
-    const now = this.now();
-    const rows = await db
-      .selectFrom("products as p")
-      .select(["p.id", "p.stock", "p.reserved"])
-      .select(sql<number | string | null>`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.expires_at <= ${now})`.as("lapsed"))
-      .select(sql<number | string | null>`${userId === undefined ? sql`null` : sql`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.user_id = ${userId})`}`.as("mine"))
-      .where("p.id", "in", ids)
-      .execute();
-    return new Map(rows.map((row) => [row.id, Math.max(0, row.stock - row.reserved + Number(row.lapsed ?? 0)) + Number(row.mine ?? 0)]));
-  }
-
-  /**
-   * Changes several products in one statement: `stock` units taken off each one's stock and
-   * `reserved` added to its reserved units. A change with `need` applies only while the product has
-   * `need.units` available once `need.givenBack` units are back (`stock - reserved + givenBack >=
-   * units`). Answers the rows changed, with the stock each has left. On PostgreSQL the rows are
-   * locked in ascending id order first (a subquery `for update`), so two checkouts never wait on
-   * each other in a cycle; SQLite runs one writer at a time.
-   */
-  private async updateProducts(trx: Transaction<Schema>, changes: Array<{ id: number; stock: number; reserved: number; need?: { units: number; givenBack: number } }>, now: number): Promise<Array<{ id: number; stock: number; reserved: number }>> {
-    if (changes.length === 0) return [];
-    const guarded = changes.filter((change) => change.need);
-    const params = {
-      ids: changes.map((change) => change.id),
-      stock: changes.map((change) => change.stock),
-      reserved: changes.map((change) => change.reserved),
-      guardIds: guarded.map((change) => change.id),
-      units: guarded.map((change) => change.need!.units),
-      givenBack: guarded.map((change) => change.need!.givenBack),
-      now,
-    };
-    return (await (this.deps.engine === "postgres" ? updateProductsOnPostgres : updateProductsOnSqlite)(trx, params)).rows;
-  }
 }
-
-/**
- * This shopper's held reservations, and those of these products that have lapsed, given back in
- * one statement (the shopper's own counts as released, the lapsed ones as expired).
- */
-const giveBack = prepared((db: Kysely<Schema>, p: { userId: string; productIds: number[]; now: number }) =>
-  db
-    .updateTable("reservations")
-    .set({ state: sql<"released" | "expired">`case when user_id = ${p.userId} then 'released' else 'expired' end` })
-    .where("state", "=", "held")
-    .where((eb) => eb.or([eb("user_id", "=", p.userId), eb.and([eb("product_id", "in", p.productIds), eb("expires_at", "<=", p.now)])]))
-    .returning(["payment_id", "product_id", "amount", "state"]),
-);
-
-/** A checkout's reservations: `amounts[i]` units of `productIds[i]`, held until `expiresAt`. */
-const insertHolds = prepared((db: Kysely<Schema>, p: { paymentId: string; userId: string; productIds: number[]; amounts: number[]; expiresAt: number; now: number }) =>
-  db
-    .insertInto("reservations")
-    .values(p.productIds.map((id, i) => ({ payment_id: p.paymentId, product_id: id, user_id: p.userId, amount: p.amounts[i]!, state: "held" as const, expires_at: p.expiresAt, created: p.now }))),
-);
-
-/** SQLite: a payment's held reservations become sold; answers what each held. */
-const sellHolds = prepared((db: Kysely<Schema>, p: { paymentId: string }) =>
-  db.updateTable("reservations").set({ state: "sold" }).where("payment_id", "=", p.paymentId).where("state", "=", "held").returning(["product_id", "amount", "expires_at"]),
-);
-
-/**
- * PostgreSQL: StockService.sellHeldOnSqlite's work in one statement: the reservations' update feeds
- * the products' one, whose rows are locked in id order first, as `updateProducts` does.
- */
-const sellHeldOnPostgres = prepared(
-  (db: Kysely<Schema>, p: { paymentId: string; now: number }) => sql<{ id: number; stock: number; live: boolean }>`
-    with sold as (update reservations set state = 'sold' where payment_id = ${p.paymentId} and state = 'held' returning product_id, amount, expires_at),
-    lines as (select product_id as id, cast(sum(amount) as integer) as units, bool_and(expires_at > ${p.now}) as live from sold group by product_id)
-    update products as p set stock = p.stock - lines.units, reserved = p.reserved - lines.units, updated = ${p.now}
-    from lines, (select id as locked_id from products where id in (select id from lines) order by id for update) as locked
-    where p.id = lines.id and p.id = locked.locked_id
-    returning p.id, p.stock, lines.live`,
-);
-
-/**
- * StockService.updateProducts' statement: product `ids[i]` loses `stock[i]` units of stock and
- * gains `reserved[i]` reserved ones, product `guardIds[j]` only while `units[j]` are available
- * once `givenBack[j]` are back. One shape per number of products and of guarded ones.
- */
-interface ProductChanges {
-  ids: number[];
-  stock: number[];
-  reserved: number[];
-  guardIds: number[];
-  units: number[];
-  givenBack: number[];
-  now: number;
-}
-
-function productChanges(p: ProductChanges) {
-  const int = (value: number | undefined) => sql`cast(${value} as integer)`;
-  const byId = (values: number[]) => sql`case p.id ${sql.join(p.ids.map((id, i) => sql`when ${id} then ${int(values[i])}`), sql` `)} else 0 end`;
-  const guard =
-    p.guardIds.length === 0 ? sql`1 = 1` : sql`case p.id ${sql.join(p.guardIds.map((id, j) => sql`when ${id} then p.stock - p.reserved + ${int(p.givenBack[j])} >= ${int(p.units[j])}`), sql` `)} else 1 = 1 end`;
-  const ids = sql.join(p.ids.map((id) => sql`${id}`));
-  const set = sql`stock = p.stock - ${byId(p.stock)}, reserved = p.reserved + ${byId(p.reserved)}, updated = ${p.now}`;
-  return { ids, set, guard };
-}
-
-const updateProductsOnSqlite = prepared((_db: Kysely<Schema>, p: ProductChanges) => {
-  const { ids, set, guard } = productChanges(p);
-  return sql<{ id: number; stock: number; reserved: number }>`update products as p set ${set} where p.id in (${ids}) and ${guard} returning id, stock, reserved`;
-});
-
-const updateProductsOnPostgres = prepared((_db: Kysely<Schema>, p: ProductChanges) => {
-  const { ids, set, guard } = productChanges(p);
-  return sql<{ id: number; stock: number; reserved: number }>`update products as p set ${set} from (select id as locked_id from products where id in (${ids}) order by id for update) as locked where p.id = locked.locked_id and ${guard} returning id, stock, reserved`;
-});
-
-const refusal = (title: string, left: number): StockRefusal => ({ ok: false, status: 409, message: shortOf(title, left), code: "insufficient_stock" });
