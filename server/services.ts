@@ -1,4 +1,4 @@
-import { AuditLog } from "./admin/audit.ts";
+import { AuditLog } from "./audit/log.ts";
 import type { ProductsAdmin } from "./admin/products.ts";
 import { ReadOnlyProducts, readOnlyReason } from "./admin/products-readonly.ts";
 import { DatabaseProducts } from "./admin/products-store.ts";

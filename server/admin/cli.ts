@@ -8,8 +8,8 @@ import { ConfigError, loadConfig } from "../config.ts";
 import { databaseTarget, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
 import { createLogger } from "../log.ts";
-import { COMMAND_LINE } from "./audit.ts";
-import { setRole } from "./staff.ts";
+import { COMMAND_LINE } from "../audit/log.ts";
+import { setRole } from "../auth/staff.ts";
 
 const USAGE = "Usage: npm run admin -- grant <email> | revoke <email>";
 

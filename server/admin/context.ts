@@ -1,7 +1,7 @@
 import type { SessionUser } from "../auth/auth.ts";
 import type { Services } from "../services.ts";
 import { type OutboxPage, outboxPage } from "../mail/outbox.ts";
-import type { Actor, AuditPage } from "./audit.ts";
+import type { Actor, AuditPage } from "../audit/log.ts";
 import { AdminOrders } from "./orders.ts";
 import { type AdminOverview, adminOverview, productTitles } from "./overview.ts";
 import type { ProductsAdmin } from "./products.ts";

@@ -3,8 +3,8 @@ import { jsonPost, signUp, testApp, testAppOnFreshDatabase } from "../../test/su
 import { signUpAdmin, signUpWithCookies } from "../../test/support/admin.ts";
 import { confirmEmail } from "../../test/support/confirm-email.ts";
 import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
-import { COMMAND_LINE } from "./audit.ts";
-import { setRole } from "./staff.ts";
+import { COMMAND_LINE } from "../audit/log.ts";
+import { setRole } from "../auth/staff.ts";
 
 // The staff role. Everything under /api/admin answers 404 to anyone but an admin, the same 404
 // as an address that does not exist; ADMIN_EMAILS and `npm run admin` make admins.

@@ -6,7 +6,7 @@ import type { AdminOrder, AdminOrderFilter, AdminOrdersPage } from "../orders/ad
 import type { OrdersService } from "../orders/service.ts";
 import type { RefundRequest, RefundResult, RefundsService } from "../refunds/service.ts";
 import { type Refund, refundsOf } from "../refunds/store.ts";
-import type { Actor } from "./audit.ts";
+import type { Actor } from "../audit/log.ts";
 
 /** One thing that happened to an order, as its page lists them. */
 export interface TimelineEntry {

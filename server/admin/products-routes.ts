@@ -6,7 +6,7 @@ import { jsonResponse } from "../http/json-response.ts";
 import { MalformedBody } from "../http/malformed-body.ts";
 import { limitParam, queryParams } from "../http/query.ts";
 import { HttpError } from "../http-error.ts";
-import type { Actor } from "./audit.ts";
+import type { Actor } from "../audit/log.ts";
 import type { StaffEnv } from "./gate.ts";
 import { DEFAULT_LIMIT, MAX_LIMIT, PRODUCT_SORTS, type ProductsAdmin, type ProductWrite, versionField } from "./products.ts";
 

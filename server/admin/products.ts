@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Actor } from "./audit.ts";
+import type { Actor } from "../audit/log.ts";
 
 /**
  * A product as the back office sees it: the shop's fields, the stock on hand and held by checkouts,

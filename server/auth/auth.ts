@@ -1,6 +1,6 @@
 import { getSessionCookie } from "better-auth/cookies";
 import type { Kysely } from "kysely";
-import { grantListedAdmins, roleOf } from "../admin/staff.ts";
+import { grantListedAdmins, roleOf } from "./staff.ts";
 import type { Schema } from "../db/schema.ts";
 import type { AppDatabase } from "../db/database.ts";
 import { generatedSetting } from "../db/settings.ts";

@@ -6,7 +6,7 @@ import * as z from "zod";
 import type { Config } from "../config.ts";
 import type { AppDatabase } from "../db/database.ts";
 import type { Logger } from "../log.ts";
-import { grantListedAdmins } from "../admin/staff.ts";
+import { grantListedAdmins } from "./staff.ts";
 import { type SendVerificationEmail, VERIFY_TOKEN_SECONDS } from "./email-verification.ts";
 import { forgetResetTokens, type PasswordResetHooks, RESET_TOKEN_SECONDS } from "./password-reset.ts";
 
@@ -56,7 +56,7 @@ export function createBetterAuth(
     telemetry: { enabled: false },
     logger: { log: (level: string, message: string) => authLog(log, level, message) },
     user: {
-      // The role: `customer` or `admin` (server/admin/staff.ts); never set by a client's sign-up.
+      // The role: `customer` or `admin` (server/auth/staff.ts); never set by a client's sign-up.
       additionalFields: { role: { type: "string", required: false, defaultValue: "customer", input: false } },
     },
     session: {

@@ -1,4 +1,4 @@
-import type { Role } from "../admin/staff.ts";
+import type { Role } from "./staff.ts";
 
 /** The signed-in shopper as the app sees them (spec section 3): uid and email, and the role. */
 export interface SessionUser {

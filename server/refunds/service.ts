@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import { formatCents, lineTotalCents } from "../../lib/basket.ts";
-import { type Actor, appendAudit } from "../admin/audit.ts";
+import { type Actor, appendAudit } from "../audit/log.ts";
 import type { Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
 import { enqueueRefundMail } from "../mail/refund.ts";

@@ -1,5 +1,5 @@
-import { COMMAND_LINE } from "../../server/admin/audit.ts";
-import { setRole } from "../../server/admin/staff.ts";
+import { COMMAND_LINE } from "../../server/audit/log.ts";
+import { setRole } from "../../server/auth/staff.ts";
 import type { Services } from "../../server/services.ts";
 import { jsonPost, type testApp } from "./app.ts";
 
