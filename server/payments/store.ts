@@ -147,3 +147,11 @@ export async function markChecked(db: Kysely<Schema>, id: string, now: number, c
     .where("status", "!=", "succeeded")
     .execute();
 }
+
+/** Payments (of `gateway`, when given) cancelled unless they have been paid; how many were. */
+export async function cancelUnpaid(db: Kysely<Schema> | Transaction<Schema>, ids: string[], now: number, gateway?: Payment["gateway"]): Promise<number> {
+  if (ids.length === 0) return 0;
+  let query = db.updateTable("payments").set({ status: "canceled", updated: now }).where("id", "in", ids).where("status", "!=", "succeeded");
+  if (gateway) query = query.where("gateway", "=", gateway);
+  return Number((await query.executeTakeFirst()).numUpdatedRows);
+}

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Schema } from "../db/schema.ts";
 import type { CardConfirmation, CreatedIntent, IntentState, PaymentGateway, RefundOutcome } from "./gateway.ts";
-import { findPayment } from "./store.ts";
+import { cancelUnpaid, findPayment } from "./store.ts";
 import { chargeOutcome } from "./test-cards.ts";
 
 const hashSecret = (secret: string): string => createHash("sha256").update(secret).digest("hex");
@@ -54,14 +54,9 @@ export class TestGateway implements PaymentGateway {
 
   /** Our own row: cancelled unless it has been paid. */
   async cancelIntent(id: string): Promise<void> {
-    const result = await this.db
-      .updateTable("payments")
-      .set({ status: "canceled", updated: this.now() })
-      .where("id", "=", id)
-      .where("status", "!=", "succeeded")
-      .executeTakeFirst();
+    const canceled = await cancelUnpaid(this.db, [id], this.now());
     // An intent never recorded (its checkout was refused) exists nowhere: nothing to cancel. A paid one cannot be.
-    if (Number(result.numUpdatedRows) === 0 && (await findPayment(this.db, id))?.status === "succeeded") {
+    if (canceled === 0 && (await findPayment(this.db, id))?.status === "succeeded") {
       throw new Error(`payment intent ${id} cannot be cancelled: it is paid`);
     }
   }
@@ -69,7 +64,7 @@ export class TestGateway implements PaymentGateway {
   /** Our own rows, in the caller's transaction: cancelled unless they have been paid. */
   async cancelWithin(trx: Transaction<Schema>, ids: string[], now: number): Promise<void> {
     if (ids.length === 0) return;
-    await trx.updateTable("payments").set({ status: "canceled", updated: now }).where("id", "in", ids).where("gateway", "=", "test").where("status", "!=", "succeeded").execute();
+    await cancelUnpaid(trx, ids, now, "test");
   }
 
   /** Refunds at once; the same idempotency key names the same refund, as Stripe's would. */
