@@ -1,7 +1,6 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import { formatCents } from "../../lib/basket.ts";
 import type { Schema } from "../db/schema.ts";
-import type { BasketLine } from "./order.ts";
 
 type Db = Kysely<Schema> | Transaction<Schema>;
 
@@ -23,50 +22,25 @@ export async function refundedUnits(db: Db, orderId: string): Promise<Map<number
 }
 
 /**
- * Takes `cents` and `lines` off what is left to refund of the order (and answers the order's
- * refunded total and status after it), or throws RefundRefused.
- * Each guard is one conditional statement (`refunded + n <= paid`), so concurrent refunds on any
- * number of instances can never together pass what was paid, in total or per line. Lines are
- * updated in id order, then the order: two refunds never wait on each other in a cycle.
+ * Takes `cents` off what is left to refund of the order and answers the order's refunded total
+ * and status after it, or throws RefundRefused. One conditional statement (`refunded + n <=
+ * paid`), so concurrent refunds on any number of instances can never together pass what was paid.
+ * The refund's lines are taken first (refunds/line-units.ts), then the order: two refunds never
+ * wait on each other in a cycle.
  */
-export async function takeRefund(
-  trx: Transaction<Schema>,
-  order: { id: string; basket: BasketLine[] },
-  cents: number,
-  lines: LineUnits[],
-): Promise<{ refundedCents: number; status: string }> {
-  await trx
-    .insertInto("order_line_refunds")
-    .values(order.basket.map((line) => ({ order_id: order.id, line_id: line.id, quantity: line.quantity, refunded: 0 })))
-    .onConflict((oc) => oc.columns(["order_id", "line_id"]).doNothing())
-    .execute();
-  for (const line of [...lines].sort((a, b) => a.id - b.id)) {
-    const taken = await trx
-      .updateTable("order_line_refunds")
-      .set({ refunded: sql<number>`refunded + ${line.quantity}` })
-      .where("order_id", "=", order.id)
-      .where("line_id", "=", line.id)
-      .where(sql<boolean>`refunded + ${line.quantity} <= quantity`)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) === 0) {
-      const row = await trx.selectFrom("order_line_refunds").select(["quantity", "refunded"]).where("order_id", "=", order.id).where("line_id", "=", line.id).executeTakeFirst();
-      const title = order.basket.find((b) => b.id === line.id)?.title ?? `product ${line.id}`;
-      const left = row ? row.quantity - row.refunded : 0;
-      throw new RefundRefused(`Only ${left} of ${row?.quantity ?? 0} units of “${title}” can still be refunded; this refund asks for ${line.quantity}.`);
-    }
-  }
+export async function takeRefund(trx: Transaction<Schema>, orderId: string, cents: number): Promise<{ refundedCents: number; status: string }> {
   const taken = await trx
     .updateTable("orders")
     .set({
       refunded: sql<number>`refunded + ${cents}`,
       status: sql<string>`case when refunded + ${cents} >= amount then 'refunded' else 'partially_refunded' end`,
     })
-    .where("id", "=", order.id)
+    .where("id", "=", orderId)
     .where(sql<boolean>`refunded + ${cents} <= amount`)
     .returning(["refunded", "status"])
     .executeTakeFirst();
   if (!taken) {
-    const row = await trx.selectFrom("orders").select(["amount", "refunded"]).where("id", "=", order.id).executeTakeFirst();
+    const row = await trx.selectFrom("orders").select(["amount", "refunded"]).where("id", "=", orderId).executeTakeFirst();
     const left = row ? row.amount - row.refunded : 0;
     throw new RefundRefused(`A refund of ${formatCents(cents)} is more than is left to refund of this order (${formatCents(left)}).`);
   }
@@ -74,18 +48,10 @@ export async function takeRefund(
 }
 
 /**
- * Gives back what a refund the gateway refused had taken: the order and its lines may be refunded
- * again. Called once per refund (when it turns from pending to failed). The order's shopper, or null.
+ * Gives back the cents a refund the gateway refused had taken: the order may be refunded again.
+ * Called once per refund (when it turns from pending to failed). The order's shopper, or null.
  */
-export async function giveBackRefund(trx: Transaction<Schema>, orderId: string, cents: number, lines: LineUnits[]): Promise<string | null> {
-  for (const line of [...lines].sort((a, b) => a.id - b.id)) {
-    await trx
-      .updateTable("order_line_refunds")
-      .set({ refunded: sql<number>`refunded - ${line.quantity}` })
-      .where("order_id", "=", orderId)
-      .where("line_id", "=", line.id)
-      .execute();
-  }
+export async function giveBackRefund(trx: Transaction<Schema>, orderId: string, cents: number): Promise<string | null> {
   await trx
     .updateTable("orders")
     .set({

@@ -4,7 +4,7 @@ import { enqueueOrderConfirmation } from "../mail/order-confirmation.ts";
 import { type AdminOrder, type AdminOrderFilter, type AdminOrdersPage, findAnyOrder, listAllOrders } from "./admin-store.ts";
 import type { OrderEvents } from "./events.ts";
 import type { NewOrder, Order } from "./order.ts";
-import { giveBackRefund, type LineUnits, takeRefund } from "./refund-store.ts";
+import { giveBackRefund, takeRefund } from "./refund-store.ts";
 import { decodeCursor } from "../db/cursor.ts";
 import { findOrder, insertOrder, listOrders, ordersPlacedSince } from "./store.ts";
 
@@ -80,18 +80,18 @@ export class OrdersService {
   }
 
   /**
-   * Inside a refund's transaction: takes `cents` and the lines' units off what is left to refund
-   * (throws RefundRefused past what was paid), and tells the shopper's open pages.
+   * Inside a refund's transaction: takes `cents` off what is left to refund (throws RefundRefused
+   * past what was paid), and tells the shopper's open pages.
    */
-  async takeRefund(trx: Transaction<Schema>, order: AdminOrder, cents: number, lines: LineUnits[]): Promise<{ refundedCents: number; status: string }> {
-    const after = await takeRefund(trx, order, cents, lines);
+  async takeRefund(trx: Transaction<Schema>, order: AdminOrder, cents: number): Promise<{ refundedCents: number; status: string }> {
+    const after = await takeRefund(trx, order.id, cents);
     await this.events.publish(trx, { type: "updated", userId: order.customer.id, orderId: order.id });
     return after;
   }
 
   /** Inside the transaction that records a refund's failure: what it had taken may be refunded again. */
-  async giveBackRefund(trx: Transaction<Schema>, orderId: string, cents: number, lines: LineUnits[]): Promise<void> {
-    const userId = await giveBackRefund(trx, orderId, cents, lines);
+  async giveBackRefund(trx: Transaction<Schema>, orderId: string, cents: number): Promise<void> {
+    const userId = await giveBackRefund(trx, orderId, cents);
     if (userId) await this.events.publish(trx, { type: "updated", userId, orderId });
   }
 }

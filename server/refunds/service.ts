@@ -12,6 +12,7 @@ import type { OrdersService } from "../orders/service.ts";
 import type { GatewayRefund, PaymentGateway, RefundStatus } from "../payments/gateway.ts";
 import type { StockService } from "../stock/stock.ts";
 import { inTransaction } from "../stock/transaction.ts";
+import { giveBackLineUnits, takeLineUnits } from "./line-units.ts";
 import { insertRefund, recordGatewayId, type Refund, refundByGatewayId, refundById, refundByKey, settleRefund, storedLines, unansweredRefunds } from "./store.ts";
 
 /** What the back office asks: these lines' units (none: all that is left), why, and whether the units go back to stock. */
@@ -129,7 +130,8 @@ export class RefundsService {
         // The key was taken by a request that committed meanwhile: its refund is the answer.
         if (!refund) return { ok: true as const, refund: (await refundByKey(trx, asked.key))!, fresh: false };
         // The order as the guarded update left it (a concurrent refund may have come between our read and it).
-        const after = await this.deps.orders.takeRefund(trx, order, planned.cents, planned.lines);
+        await takeLineUnits(trx, order, planned.lines);
+        const after = await this.deps.orders.takeRefund(trx, order, planned.cents);
         if (asked.request.restock) await this.deps.stock?.restock(trx, planned.lines);
         const refundedBefore = after.refundedCents - planned.cents;
         await appendAudit(
@@ -181,7 +183,10 @@ export class RefundsService {
     const changed = await inTransaction(this.deps.db, async (trx) => {
       if (!(await settleRefund(trx, refund.id, { status, gatewayId, now }))) return false;
       if (status === "succeeded") await enqueueRefundMail(trx, refund, now);
-      else await this.deps.orders.giveBackRefund(trx, refund.orderId, refund.amountCents, refund.lines);
+      else {
+        await giveBackLineUnits(trx, refund.orderId, refund.lines);
+        await this.deps.orders.giveBackRefund(trx, refund.orderId, refund.amountCents);
+      }
       return true;
     });
     if (!changed) return;
