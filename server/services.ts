@@ -1,4 +1,5 @@
 import { AuditLog } from "./audit/log.ts";
+import { AdminOrders } from "./admin/orders.ts";
 import type { ProductsAdmin } from "./admin/products.ts";
 import { ReadOnlyProducts, readOnlyReason } from "./admin/products-readonly.ts";
 import { DatabaseProducts } from "./admin/products-store.ts";
@@ -77,6 +78,8 @@ export interface Services {
   readonly audit: AuditLog;
   /** Refunds: exactly once per Idempotency-Key, never past what was paid. */
   readonly refunds: RefundsService;
+  /** The back office's orders (the API's and the pages'): every customer's orders and refunds. */
+  readonly adminOrders: AdminOrders;
   /** The back office's products: editable in the shop's database, read-only otherwise. */
   readonly products: ProductsAdmin;
   /**
@@ -141,6 +144,7 @@ export async function createServices(
     stock,
     audit: new AuditLog(database.db),
     refunds,
+    adminOrders: new AdminOrders(database.db, orders, refunds),
     products: databaseCatalogue
       ? new DatabaseProducts({ db: database.db, events: catalogueEvents, catalogue: databaseCatalogue })
       : new ReadOnlyProducts(catalogue, readOnlyReason(config.CATALOGUE_URL)),

@@ -2,7 +2,7 @@ import type { SessionUser } from "../auth/auth.ts";
 import type { Services } from "../services.ts";
 import { type OutboxPage, outboxPage } from "../mail/outbox.ts";
 import type { Actor, AuditPage } from "../audit/log.ts";
-import { AdminOrders } from "./orders.ts";
+import type { AdminOrders } from "./orders.ts";
 import { type AdminOverview, adminOverview, productTitles } from "./overview.ts";
 import type { ProductsAdmin } from "./products.ts";
 
@@ -37,7 +37,7 @@ export interface AdminSettings {
 }
 
 export function adminContext(
-  services: Pick<Services, "audit" | "database" | "orders" | "refunds" | "products">,
+  services: Pick<Services, "audit" | "database" | "adminOrders" | "products">,
   staff: SessionUser,
   settings: AdminSettings = { SHOP_TIME_ZONE: "UTC", LOW_STOCK_THRESHOLD: 5 },
 ): AdminContext {
@@ -46,7 +46,7 @@ export function adminContext(
   return {
     actor: { id: staff.uid, name: staff.email },
     audit: services.audit,
-    orders: new AdminOrders(services.database.db, services.orders, services.refunds),
+    orders: services.adminOrders,
     mail: { page: (query) => outboxPage(services.database.db, query) },
     products: services.products,
     overview: () => adminOverview(db, shop),

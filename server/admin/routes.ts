@@ -7,7 +7,6 @@ import type { Services } from "../services.ts";
 import { type StaffEnv, staffOnly } from "./gate.ts";
 import { adminMailRoutes } from "./mail-routes.ts";
 import { adminOrderRoutes } from "./orders-routes.ts";
-import { AdminOrders } from "./orders.ts";
 import { productRoutes } from "./products-routes.ts";
 
 const pageQuery = z.object({
@@ -20,7 +19,7 @@ const pageQuery = z.object({
  * for every route here, however the address was spelt, and every handler after it runs for a
  * verified admin only, who is `c.get("staff")`. Anyone else gets the 404 of an unknown address.
  */
-export function adminRoutes(services: Pick<Services, "audit" | "database" | "orders" | "refunds" | "products">): Hono<StaffEnv> {
+export function adminRoutes(services: Pick<Services, "audit" | "database" | "adminOrders" | "products">): Hono<StaffEnv> {
   const api = new Hono<StaffEnv>();
   api.use("*", staffOnly(services.database.db));
 
@@ -32,7 +31,7 @@ export function adminRoutes(services: Pick<Services, "audit" | "database" | "ord
   });
 
   api.route("/products", productRoutes(services.products));
-  api.route("/orders", adminOrderRoutes(new AdminOrders(services.database.db, services.orders, services.refunds)));
+  api.route("/orders", adminOrderRoutes(services.adminOrders));
   api.route("/mail", adminMailRoutes(services.database.db));
 
   return api;
