@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { AppDatabase } from "../db/database.ts";
+import { claimSetting } from "../db/settings.ts";
 import { fakeStoreProduct } from "./product.ts";
 import { insertProducts } from "./products-table.ts";
 
@@ -26,12 +27,7 @@ export function readSeed(file = PRODUCTS_FILE): SeedEntry[] {
  */
 export async function seedCatalogue(database: Pick<AppDatabase, "db">, entries: SeedEntry[] = readSeed(), now = Date.now()): Promise<boolean> {
   return database.db.transaction().execute(async (trx) => {
-    const marker = await trx
-      .insertInto("settings")
-      .values({ key: SEEDED_KEY, value: String(now) })
-      .onConflict((oc) => oc.column("key").doNothing())
-      .executeTakeFirst();
-    if (Number(marker.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    if (!(await claimSetting(trx, SEEDED_KEY, String(now)))) return false;
     const categories = [...new Set(entries.map((entry) => entry.category))];
     if (categories.length > 0) {
       await trx

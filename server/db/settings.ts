@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Schema } from "./schema.ts";
 
 /**
@@ -15,4 +15,14 @@ export async function generatedSetting(db: Kysely<Schema>, key: string, bytes = 
     .execute();
   const row = await db.selectFrom("settings").select("value").where("key", "=", key).executeTakeFirstOrThrow();
   return row.value;
+}
+
+/** Stores `value` under `key` unless the key is taken; true when this call stored it (of concurrent callers, one). */
+export async function claimSetting(db: Kysely<Schema> | Transaction<Schema>, key: string, value: string): Promise<boolean> {
+  const result = await db
+    .insertInto("settings")
+    .values({ key, value })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
