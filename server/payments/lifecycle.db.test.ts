@@ -61,7 +61,7 @@ describe.each(testEngines())("the payment intents' lifecycle on %s", (engine) =>
 
   it("expires the test gateway's unpaid intents after PAYMENT_INTENT_TTL_HOURS, and an expired one can no longer be paid", async () => {
     const { app, services, database, cookie } = await setup({ PAYMENT_INTENT_TTL_HOURS: "2" });
-    const created = await app.request("/api/payment/create", jsonPost({ items: [{ id: 3, quantity: 1 }], total: priceCents(3) }, { cookie }));
+    const created = await app.request("/api/payment/create", jsonPost({ items: [{ id: 3, amount: 1 }], total: priceCents(3) }, { cookie }));
     const { clientSecret } = (await created.json()) as { clientSecret: string };
     expect(await services.reconciler.run(Date.now() + 1 * HOUR)).toEqual({ fulfilled: 0, canceled: 0, checked: 1, refundsAsked: 0 });
     expect(await services.reconciler.run(Date.now() + 3 * HOUR)).toEqual({ fulfilled: 0, canceled: 1, checked: 1, refundsAsked: 0 });
