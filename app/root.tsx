@@ -12,6 +12,7 @@ import {
 import type { Route } from "./+types/root";
 import { EARLY_TAPS_SCRIPT } from "./basket/early-taps.ts";
 import { StoreProvider } from "./basket/store.tsx";
+import { Footer } from "./components/Footer.tsx";
 import { Header } from "./components/Header.tsx";
 import { allPartsHydrated, HEADER_GROUP, HydrateLater, MAIN_GROUP } from "./components/HydrateLater.tsx";
 import { NotFound } from "./components/NotFound.tsx";
@@ -53,7 +54,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body>
+      {/* "Back to top" in the footer comes here. */}
+      <body id="top">
         <a className="skip-link" href="#main">
           Skip to content
         </a>
@@ -67,6 +69,7 @@ export function Layout({ children }: { children: ReactNode }) {
               {children}
             </main>
           </HydrateLater>
+          <Footer />
         </StoreProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

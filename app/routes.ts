@@ -14,6 +14,9 @@ export default [
   route("cart", "routes/cart.tsx"),
   route("language", "routes/language.tsx"),
   route("search", "routes/search.tsx"),
+  // The notices the sign-in page names (the footer links them from every page).
+  route("conditions-of-use", "routes/conditions-of-use.tsx"),
+  route("privacy-notice", "routes/privacy-notice.tsx"),
   // The back office, for admins only (anyone else gets this app's 404).
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/index.tsx"),

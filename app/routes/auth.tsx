@@ -56,8 +56,8 @@ export default function Auth({ loaderData: { message, redirectTo }, actionData }
           Sign In
         </button>
         <p className="auth__legal">
-          By signing in or creating an account you agree to Storefront&apos;s Conditions of Use and Sale. Please see our
-          Privacy Notice, our Cookies Notice and our Interest-Based Ads Notice.
+          By signing in or creating an account you agree to Storefront&apos;s <Link to="/conditions-of-use">Conditions of Use</Link> and Sale.
+          Please see our <Link to="/privacy-notice">Privacy Notice</Link>, our <Link to="/privacy-notice#cookies">Cookies Notice</Link> and our Interest-Based Ads Notice.
         </p>
         <button type="submit" name="intent" value="register" className="button-secondary auth__register" disabled={busy !== null}>
           {busy === "register" && <Spinner inline label="Creating your account" />}
