@@ -49,9 +49,12 @@ test.describe("home carousel", () => {
     await expect(slides(page)).toHaveCount(5);
     await expect(carousel.locator('[data-selected="true"]')).toHaveCount(1);
     expect(await selectedSlide(page)).toBe(0);
-    // Each slide is one picture with a text alternative; nothing else is drawn as a thumbnail.
+    // Each slide is one picture with its words over it as text (the picture itself is decoration);
+    // nothing else is drawn as a thumbnail.
     await expect(carousel.locator("img")).toHaveCount(5);
-    for (const img of await carousel.locator("img").all()) await expect(img).toHaveAttribute("alt", /\S/);
+    for (const img of await carousel.locator("img").all()) await expect(img).toHaveAttribute("alt", "");
+    await expect(slides(page).first().getByText("New season fashion", { exact: true })).toBeVisible();
+    expect(await slides(page).first().getByText("New season fashion", { exact: true }).evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(16);
     // No indicators: no tabs, no dot buttons; the only controls are the two arrows.
     await expect(carousel.getByRole("tablist")).toHaveCount(0);
     await expect(carousel.getByRole("tab")).toHaveCount(0);

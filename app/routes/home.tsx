@@ -24,11 +24,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 const SLIDES = [
-  { src: banner1, alt: "New season fashion: fresh styles for every day" },
-  { src: banner2, alt: "Tech that works as hard as you do: laptops, audio and screens for every desk" },
-  { src: banner3, alt: "Sparkle for every occasion: rings, necklaces and earrings to treasure" },
-  { src: banner4, alt: "Gifts they'll unwrap twice: thoughtful picks for everyone on your list" },
-  { src: banner5, alt: "Fast delivery to Ethiopia: track every parcel from our door to yours" },
+  { src: banner1, headline: "New season fashion", tagline: "Fresh styles for every day" },
+  { src: banner2, headline: "Tech that works as hard as you do", tagline: "Laptops, audio and screens for every desk" },
+  { src: banner3, headline: "Sparkle for every occasion", tagline: "Rings, necklaces and earrings to treasure" },
+  { src: banner4, headline: "Gifts they’ll unwrap twice", tagline: "Thoughtful picks for everyone on your list" },
+  { src: banner5, headline: "Fast delivery to Ethiopia", tagline: "Track every parcel from our door to yours" },
 ];
 
 // Spec section 2: the four tiles, their labels and the category each opens.
