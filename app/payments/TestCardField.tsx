@@ -19,32 +19,34 @@ import { type CardEntryHandle, errorMessage, postJson, TRY_AGAIN } from "./card-
 
 const FIELDS: CardField[] = ["number", "expiry", "cvc", "postalCode"];
 
+type CardValues = Record<CardField, string>;
+
+/** A field's error in Stripe's wording; an incomplete field is only an error once the shopper has left it (or tries to pay). */
+function fieldError(values: CardValues, field: CardField, judged: ReadonlySet<CardField>): CardError | null {
+  const expiry = parseExpiry(values.expiry);
+  const error =
+    field === "number"
+      ? numberError(values.number)
+      : field === "expiry"
+        ? expiryError(expiry?.expMonth ?? null, expiry?.expYear ?? null)
+        : field === "cvc"
+          ? cvcError(values.cvc, values.number)
+          : postalCodeError(values.postalCode);
+  if (!error || (error.code.startsWith("incomplete") && !judged.has(field))) return null;
+  return error;
+}
+
 /**
  * The built-in test gateway's card field: number (with brand and spacing), expiry, CVC and postal
  * code. Like Stripe's card element, it judges a field once it is complete or has been left, and
  * its change event sets or clears one inline error in Stripe's wording.
  */
 export function TestCardField({ ref, disabled }: { ref: Ref<CardEntryHandle>; disabled: boolean }) {
-  const [values, setValues] = useState({ number: "", expiry: "", cvc: "", postalCode: "" });
+  const [values, setValues] = useState<CardValues>({ number: "", expiry: "", cvc: "", postalCode: "" });
   const [left, setLeft] = useState<ReadonlySet<CardField>>(new Set());
   const brand = cardBrand(values.number);
 
-  function errorOf(field: CardField, judged: ReadonlySet<CardField>): CardError | null {
-    const expiry = parseExpiry(values.expiry);
-    const error =
-      field === "number"
-        ? numberError(values.number)
-        : field === "expiry"
-          ? expiryError(expiry?.expMonth ?? null, expiry?.expYear ?? null)
-          : field === "cvc"
-            ? cvcError(values.cvc, values.number)
-            : postalCodeError(values.postalCode);
-    // An incomplete field is only an error once the shopper has left it (or tries to pay).
-    if (!error || (error.code.startsWith("incomplete") && !judged.has(field))) return null;
-    return error;
-  }
-
-  const firstError = (judged: ReadonlySet<CardField>) => FIELDS.map((field) => errorOf(field, judged)).find(Boolean) ?? null;
+  const firstError = (judged: ReadonlySet<CardField>) => FIELDS.map((field) => fieldError(values, field, judged)).find(Boolean) ?? null;
   const shown = firstError(left);
 
   useImperativeHandle(ref, () => ({
@@ -73,6 +75,13 @@ export function TestCardField({ ref, disabled }: { ref: Ref<CardEntryHandle>; di
     onBlur: () => setLeft((current) => new Set(current).add(field)),
   });
 
+  return <CardInputs brand={brand} bind={bind} error={shown?.message} />;
+}
+
+type Bind = (field: CardField, format: (typed: string) => string) => object;
+
+/** The four inputs, the inline error and the test mode's hint. */
+function CardInputs({ brand, bind, error }: { brand: CardBrand; bind: Bind; error: string | undefined }) {
   return (
     <div className="card-field">
       <div className="card-field__row">
@@ -105,7 +114,7 @@ export function TestCardField({ ref, disabled }: { ref: Ref<CardEntryHandle>; di
         </label>
       </div>
       <p id="card-error" className="error-text card-field__error" role="alert">
-        {shown?.message}
+        {error}
       </p>
       <p className="card-field__hint">
         <strong>Test mode:</strong> no real card is charged. Pay with {TEST_CARD}, any future date, any CVC and any postal code.

@@ -1,4 +1,4 @@
-import { lazy, type FormEvent, Suspense, useRef, useState } from "react";
+import { lazy, type FormEvent, type RefObject, Suspense, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/payment";
 import { requireUser } from "../auth/guard.ts";
@@ -81,34 +81,53 @@ export default function Payment({ loaderData: { email, checkout } }: Route.Compo
         )}
       </section>
 
-      {basket.length > 0 && (
-        <section className="payment__section" aria-labelledby="payment-methods">
-          <h2 id="payment-methods" className="payment__heading">
-            Payment methods
-          </h2>
-          <form className="payment__form" onSubmit={pay} noValidate>
-            {error && (
-              <p className="error-text payment__error" role="alert">
-                {error}
-              </p>
-            )}
-            {checkout.gateway === "stripe" ? (
-              <Suspense fallback={<p>Loading the secure card field…</p>}>
-                <StripeCardField ref={card} disabled={processing} publishableKey={checkout.publishableKey} />
-              </Suspense>
-            ) : (
-              <TestCardField ref={card} disabled={processing} />
-            )}
-            <p className="payment__total">
-              Total order amount: <Price cents={total} className="price payment__amount" />
-            </p>
-            <button type="submit" className="button-primary payment__pay" disabled={processing}>
-              {processing ? "Please Wait..." : "Pay Now"}
-            </button>
-          </form>
-        </section>
-      )}
+      {basket.length > 0 && <PaymentMethods checkout={checkout} card={card} processing={processing} error={error} total={total} onSubmit={pay} />}
     </div>
+  );
+}
+
+/** The card entry, the total and Pay Now (spec section 2, "Checkout"). */
+function PaymentMethods({
+  checkout,
+  card,
+  processing,
+  error,
+  total,
+  onSubmit,
+}: {
+  checkout: Route.ComponentProps["loaderData"]["checkout"];
+  card: RefObject<CardEntryHandle | null>;
+  processing: boolean;
+  error: string | null;
+  total: number;
+  onSubmit(event: FormEvent): void;
+}) {
+  return (
+    <section className="payment__section" aria-labelledby="payment-methods">
+      <h2 id="payment-methods" className="payment__heading">
+        Payment methods
+      </h2>
+      <form className="payment__form" onSubmit={onSubmit} noValidate>
+        {error && (
+          <p className="error-text payment__error" role="alert">
+            {error}
+          </p>
+        )}
+        {checkout.gateway === "stripe" ? (
+          <Suspense fallback={<p>Loading the secure card field…</p>}>
+            <StripeCardField ref={card} disabled={processing} publishableKey={checkout.publishableKey} />
+          </Suspense>
+        ) : (
+          <TestCardField ref={card} disabled={processing} />
+        )}
+        <p className="payment__total">
+          Total order amount: <Price cents={total} className="price payment__amount" />
+        </p>
+        <button type="submit" className="button-primary payment__pay" disabled={processing}>
+          {processing ? "Please Wait..." : "Pay Now"}
+        </button>
+      </form>
+    </section>
   );
 }
 

@@ -38,6 +38,59 @@ async function fetchSuggestions(query: string, signal: AbortSignal): Promise<Sug
   return ((await response.json()) as SuggestionsBody).results;
 }
 
+/** What a key does to the list: the next view, the suggestion to open, or null when the key is the box's own. */
+function keyOutcome(view: View, key: string): { view: View } | { choose: Suggestion } | null {
+  const count = view.items.length;
+  switch (key) {
+    case "ArrowDown":
+    case "ArrowUp": {
+      if (count === 0) return null;
+      const step = key === "ArrowDown" ? 1 : -1;
+      // From a closed list, Down starts at the first option and Up at the last; both wrap around.
+      const from = view.open ? view.active : step > 0 ? -1 : count;
+      return { view: { ...view, open: true, active: (from + step + count) % count } };
+    }
+    case "Enter": {
+      const item = view.open ? view.items[view.active] : undefined;
+      // Without a highlighted option Enter submits the form: the results page.
+      return item ? { choose: item } : null;
+    }
+    case "Escape":
+      // Closes the list and keeps the text; a second Escape clears the box as usual.
+      return view.open ? { view: { ...view, open: false, active: -1 } } : null;
+    default:
+      return null;
+  }
+}
+
+/** The options and the count a screen reader hears. */
+function SuggestionList({ id, view, optionId, choose }: { id: string; view: View; optionId(index: number): string; choose(item: Suggestion): void }) {
+  const expanded = view.open && view.items.length > 0;
+  return (
+    <>
+      <ul id={id} role="listbox" aria-label="Suggestions" className="suggestions" hidden={!expanded}>
+        {view.items.map((item, index) => (
+          <li
+            key={item.id}
+            id={optionId(index)}
+            role="option"
+            aria-selected={index === view.active}
+            className="suggestions__option"
+            // Keeps focus in the box, so its blur does not close the list before the click lands.
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={() => choose(item)}
+          >
+            {item.title}
+          </li>
+        ))}
+      </ul>
+      <span className="visually-hidden" role="status">
+        {expanded ? `${view.items.length} ${view.items.length === 1 ? "suggestion" : "suggestions"}` : ""}
+      </span>
+    </>
+  );
+}
+
 interface SuggestionsProps {
   ref: Ref<SuggestionsHandle>;
   id: string;
@@ -102,33 +155,11 @@ export default function Suggestions({ ref, id, input, onCombobox }: SuggestionsP
       show({ ...view, open: false, active: -1 });
     },
     keyDown(event) {
-      const count = view.items.length;
-      switch (event.key) {
-        case "ArrowDown":
-        case "ArrowUp": {
-          if (count === 0) return;
-          event.preventDefault();
-          const step = event.key === "ArrowDown" ? 1 : -1;
-          // From a closed list, Down starts at the first option and Up at the last; both wrap around.
-          const from = view.open ? view.active : step > 0 ? -1 : count;
-          show({ ...view, open: true, active: (from + step + count) % count });
-          return;
-        }
-        case "Enter": {
-          const item = view.open ? view.items[view.active] : undefined;
-          // Without a highlighted option Enter submits the form: the results page.
-          if (!item) return;
-          event.preventDefault();
-          choose(item);
-          return;
-        }
-        case "Escape":
-          if (!view.open) return;
-          // Closes the list and keeps the text; a second Escape clears the box as usual.
-          event.preventDefault();
-          show({ ...view, open: false, active: -1 });
-          return;
-      }
+      const outcome = keyOutcome(view, event.key);
+      if (!outcome) return;
+      event.preventDefault();
+      if ("choose" in outcome) choose(outcome.choose);
+      else show(outcome.view);
     },
   }));
 
@@ -142,28 +173,5 @@ export default function Suggestions({ ref, id, input, onCombobox }: SuggestionsP
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const expanded = view.open && view.items.length > 0;
-  return (
-    <>
-      <ul id={id} role="listbox" aria-label="Suggestions" className="suggestions" hidden={!expanded}>
-        {view.items.map((item, index) => (
-          <li
-            key={item.id}
-            id={optionId(index)}
-            role="option"
-            aria-selected={index === view.active}
-            className="suggestions__option"
-            // Keeps focus in the box, so its blur does not close the list before the click lands.
-            onMouseDown={(event) => event.preventDefault()}
-            onClick={() => choose(item)}
-          >
-            {item.title}
-          </li>
-        ))}
-      </ul>
-      <span className="visually-hidden" role="status">
-        {expanded ? `${view.items.length} ${view.items.length === 1 ? "suggestion" : "suggestions"}` : ""}
-      </span>
-    </>
-  );
+  return <SuggestionList id={id} view={view} optionId={optionId} choose={choose} />;
 }
