@@ -4,9 +4,8 @@ import { enqueueOrderConfirmation } from "../mail/order-confirmation.ts";
 import { type AdminOrder, type AdminOrderFilter, type AdminOrdersPage, findAnyOrder, listAllOrders } from "./admin-store.ts";
 import type { OrderEvents } from "./events.ts";
 import type { NewOrder, Order } from "./order.ts";
-import { giveBackRefund, takeRefund } from "./refund-store.ts";
 import { decodeCursor } from "../db/cursor.ts";
-import { findOrder, insertOrder, listOrders, ordersPlacedSince } from "./store.ts";
+import { findOrder, giveBackRefund, insertOrder, listOrders, ordersPlacedSince, takeRefund } from "./store.ts";
 
 /** A page of one shopper's orders, newest first; `next` is the cursor of the page after it. */
 export interface OrdersPage {
