@@ -218,5 +218,5 @@ class RolledBack extends Error {
 }
 
 function columns(fields: ProductFields) {
-  return { title: fields.title, price_cents: Math.round(fields.price * 100), description: fields.description, category: fields.category, stock: fields.stock };
+  return { title: fields.title, price_cents: fields.priceCents, description: fields.description, category: fields.category, stock: fields.stock };
 }

@@ -82,8 +82,8 @@ const dollars = numeric("Enter the price in dollars, e.g. 19.99.")
 const CONTROL_CHARACTER = /\p{Cc}/u;
 export const TITLE_CONTROL = "The title cannot contain line breaks, tabs or other control characters.";
 
-/** The fields an admin writes, from a JSON body or a form alike. */
-export const productFields = z.object({
+/** The fields an admin writes, from a JSON body or a form alike: `price` in dollars, as both name it. */
+const productInput = z.object({
   // A title is one line of text on every page, mail, audit entry and log line that shows it: a
   // line break or control character in it could forge lines there. Checked before the trim, so
   // a trailing newline is refused too rather than quietly dropped.
@@ -98,7 +98,13 @@ export const productFields = z.object({
   category: z.string({ error: "Choose a category." }).trim().min(1, "Choose a category."),
   stock: numeric("Enter the stock as a whole number.").pipe(z.number().int("Enter the stock as a whole number.").min(0, "The stock cannot be negative.").max(1_000_000, "The stock can be at most 1,000,000.")),
 });
-export type ProductFields = z.infer<typeof productFields>;
+
+/** The form's and the API's dollars as integer cents: what the shop works in from here on. */
+const inCents = <T extends { price: number }>({ price, ...fields }: T): Omit<T, "price"> & { priceCents: number } => ({ ...fields, priceCents: Math.round(price * 100) });
+
+/** The fields an admin writes, parsed: the price in integer cents. */
+export const productFields = productInput.transform(inCents);
+export type ProductFields = z.output<typeof productFields>;
 
 const VERSION = "version must be the product's version (a whole number).";
 export const versionField = numeric(VERSION).pipe(z.number().int(VERSION).min(1, VERSION));
@@ -107,10 +113,12 @@ export const versionField = numeric(VERSION).pipe(z.number().int(VERSION).min(1,
  * With `stockWas`, stock moves by what the admin changed (`stock - stockWas`), so units sold while
  * the form was open are not put back by a save; without it, `stock` is set as given.
  */
-export const productEdit = productFields.extend({
-  version: versionField,
-  stockWas: numeric("stockWas must be a whole number.").pipe(z.number().int().min(0)).optional(),
-});
+export const productEdit = productInput
+  .extend({
+    version: versionField,
+    stockWas: numeric("stockWas must be a whole number.").pipe(z.number().int().min(0)).optional(),
+  })
+  .transform(inCents);
 
 /** The first problem of `input` against `schema`, as a 400, or the parsed value. */
 export function parsed<T extends z.ZodType>(schema: T, input: unknown): { ok: true; value: z.infer<T> } | ProductRefusal {
