@@ -2,6 +2,7 @@
 // hydration and a fixture that collects console errors, page errors and CSP violations.
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
+import axe from "axe-core";
 import { test as base, expect } from "@playwright/test";
 import type { Locator, Page } from "@playwright/test";
 import { confirmEmail } from "./mail.ts";
@@ -155,6 +156,22 @@ export async function expectNoSeriousViolations(page: Page): Promise<void> {
     .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(" ")}: ${n.failureSummary ?? ""}`).join("\n")}`)
     .join("\n");
   expect(serious, report).toEqual([]);
+}
+
+/** Every rule axe-core has, the experimental ones and the best practices included, switched on. */
+const EVERY_AXE_RULE = Object.fromEntries(axe.getRules().map((rule) => [rule.ruleId, { enabled: true }]));
+
+/**
+ * axe-core, with every rule it has switched on, finds nothing at all on the page as it is now.
+ * A soft expectation: a journey through several screens reports each screen's findings.
+ */
+export async function expectNoViolationsAtAll(page: Page, where = page.url()): Promise<void> {
+  await page.mouse.move(0, 0);
+  const { violations } = await new AxeBuilder({ page }).options({ rules: EVERY_AXE_RULE }).analyze();
+  const report = violations
+    .map((v) => `${v.impact ?? ""} ${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(" ")}: ${(n.failureSummary ?? "").split("\n").slice(1, 2).join("")}`).join("\n")}`)
+    .join("\n");
+  expect.soft(report, `axe on ${where}`).toBe("");
 }
 
 /** The journeys' admin: playwright.config.ts lists it in the server's ADMIN_EMAILS. */

@@ -65,7 +65,7 @@ export function Header() {
         {/* Its name starts with what it shows, "Cart" then the count (drawn on the icon), as WCAG's label in name asks. */}
         <Link to="/cart" className="header__cart header__box" aria-label={`Cart, ${items}`}>
           <CartIcon />
-          <span className="header__strong header__cart-label">Cart</span>
+          <span className="header__strong header__cart-label">Cart</span>{" "}
           <span className="header__cart-count" data-testid="cart-count">
             {count}
           </span>
