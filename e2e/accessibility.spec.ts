@@ -105,10 +105,14 @@ test("the sign-in form, the checkout and the header's Sign Out work from the key
   await page.keyboard.type(email);
   await page.keyboard.press("Tab");
   await page.keyboard.type(PASSWORD);
-  // Tab to the two buttons: Sign In first, then Create your account.
+  // Tab to the two buttons: Sign In first, then the notice's three links, then Create your account.
   await page.keyboard.press("Tab");
   await expect(page.getByRole("button", { name: "Sign In", exact: true })).toBeFocused();
   expect(await ring()).not.toBe("none");
+  for (const link of ["Conditions of Use", "Privacy Notice", "Cookies Notice"]) {
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("main").getByRole("link", { name: link, exact: true })).toBeFocused();
+  }
   await page.keyboard.press("Tab");
   await expect(page.getByRole("button", { name: "Create your account", exact: true })).toBeFocused();
   await page.keyboard.press("Enter");
