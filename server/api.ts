@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER } from "./auth/better-auth.ts";
-import { allowedMethods } from "./http/allowed-methods.ts";
-import { authRequest } from "./http/auth-body.ts";
+import { allowedMethods } from "./api-edge/allowed-methods.ts";
+import { authRequest } from "./api-edge/auth-body.ts";
 import type { AppEnv } from "./http/env.ts";
-import { jsonResponse } from "./http/json-response.ts";
+import { jsonResponse } from "./api-edge/json-response.ts";
 import { noApiEndpoint, noApiEndpointMessage } from "./http-error.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { healthRoutes } from "./observability/health.ts";
@@ -22,7 +22,7 @@ export function apiRoutes(services: Services, options: { instance: string; route
   const { auth, database, catalogue } = services;
   const api = new Hono<AppEnv>();
   // better-auth's own routes. Our HTTP layer, not the client, says who the client is; a write's
-  // body is JSON and checked where better-auth does not check it (http/auth-body.ts).
+  // body is JSON and checked where better-auth does not check it (api-edge/auth-body.ts).
   api.on(["GET", "POST"], "/auth/*", async (c) => {
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, c.get("clientIp"));

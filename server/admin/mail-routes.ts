@@ -3,8 +3,8 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Schema } from "../db/schema.ts";
 import type { StaffEnv } from "./gate.ts";
-import { jsonResponse } from "../http/json-response.ts";
-import { limitParam, queryParams } from "../http/query.ts";
+import { jsonResponse } from "../api-edge/json-response.ts";
+import { limitParam, queryParams } from "../api-edge/query.ts";
 import { HttpError } from "../http-error.ts";
 import { OUTBOX_STATUSES, outboxPage } from "../mail/outbox.ts";
 

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { jsonBody } from "../http/json-body.ts";
-import { jsonResponse } from "../http/json-response.ts";
-import { limitParam, queryParams } from "../http/query.ts";
+import { jsonBody } from "../api-edge/json-body.ts";
+import { jsonResponse } from "../api-edge/json-response.ts";
+import { limitParam, queryParams } from "../api-edge/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { AdminOrderSummary } from "../orders/admin-store.ts";
 import { ORDER_STATUSES, orderJson } from "../orders/order.ts";

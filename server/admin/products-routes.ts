@@ -1,10 +1,10 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { parseProductId } from "../catalogue/product.ts";
-import { jsonBody } from "../http/json-body.ts";
-import { jsonResponse } from "../http/json-response.ts";
-import { MalformedBody } from "../http/malformed-body.ts";
-import { limitParam, queryParams } from "../http/query.ts";
+import { jsonBody } from "../api-edge/json-body.ts";
+import { jsonResponse } from "../api-edge/json-response.ts";
+import { MalformedBody } from "../api-edge/malformed-body.ts";
+import { limitParam, queryParams } from "../api-edge/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { Actor } from "../audit/log.ts";
 import type { StaffEnv } from "./gate.ts";

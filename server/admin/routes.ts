@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { jsonResponse } from "../http/json-response.ts";
-import { limitParam, queryParams } from "../http/query.ts";
+import { jsonResponse } from "../api-edge/json-response.ts";
+import { limitParam, queryParams } from "../api-edge/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { Services } from "../services.ts";
 import { type StaffEnv, staffOnly } from "./gate.ts";

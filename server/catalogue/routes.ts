@@ -5,7 +5,7 @@ import { newNonce } from "../http/security-headers.ts";
 import { joined } from "../pipeline/ready-answer.ts";
 import { hasBody, single } from "../pipeline/ready-answers.ts";
 import type { InFront } from "../pipeline/step.ts";
-import { limitParam, queryParams } from "../http/query.ts";
+import { limitParam, queryParams } from "../api-edge/query.ts";
 import { HttpError } from "../http-error.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
 import { PreparedAnswers, PUBLIC_DATA } from "./prepared-answers.ts";

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { MAX_BODY_BYTES, bodyLimitStep } from "./body-limit.ts";
 import type { AppEnv } from "./env.ts";
-import { jsonBody } from "./json-body.ts";
-import { jsonResponse } from "./json-response.ts";
+import { jsonBody } from "../api-edge/json-body.ts";
+import { jsonResponse } from "../api-edge/json-response.ts";
 import { withSmallBodies } from "./body-read-ahead.ts";
 import { HttpError } from "../http-error.ts";
 

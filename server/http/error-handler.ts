@@ -3,8 +3,8 @@ import type { AppDatabase } from "../db/database.ts";
 import { HttpError } from "../http-error.ts";
 import type { Logger } from "../log.ts";
 import type { AppEnv } from "./env.ts";
-import { jsonResponse } from "./json-response.ts";
-import { MalformedBody } from "./malformed-body.ts";
+import { jsonResponse } from "../api-edge/json-response.ts";
+import { MalformedBody } from "../api-edge/malformed-body.ts";
 
 const DATABASE_CHECK_MS = 500;
 const DATABASE_AWAY = "The shop's database is unavailable; try again shortly.";

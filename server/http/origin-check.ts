@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { jsonResponse } from "./json-response.ts";
+import { jsonResponse } from "../api-edge/json-response.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

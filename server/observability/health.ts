@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { AppDatabase } from "../db/database.ts";
 import { LATEST_MIGRATION } from "../db/migrations.ts";
 import type { AppEnv } from "../http/env.ts";
-import { jsonResponse } from "../http/json-response.ts";
+import { jsonResponse } from "../api-edge/json-response.ts";
 
 const READY_CHECK_MS = 1_000;
 const NO_STORE = { "Cache-Control": "no-store" };

@@ -1,8 +1,8 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../http/env.ts";
-import { jsonBody } from "../http/json-body.ts";
-import { jsonResponse } from "../http/json-response.ts";
+import { jsonBody } from "../api-edge/json-body.ts";
+import { jsonResponse } from "../api-edge/json-response.ts";
 import { HttpError, TooManyRequests } from "../http-error.ts";
 import type { PaymentFailure, PaymentResult, PaymentsService } from "./service.ts";
 

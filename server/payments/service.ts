@@ -4,7 +4,7 @@ import { type BasketLine, formatCents, lineFrom, subtotalCents } from "../../lib
 import type { CardInput } from "../../lib/card.ts";
 import { type Catalogue, CatalogueUnavailableError } from "../catalogue/catalogue.ts";
 import type { Schema } from "../db/schema.ts";
-import { RateLimiter } from "../http/rate-limit.ts";
+import { RateLimiter } from "../api-edge/rate-limit.ts";
 import type { Logger } from "../log.ts";
 import { type CheckoutOutcome, noTelemetry, type Telemetry } from "../observability/port.ts";
 import type { NewOrder } from "../orders/order.ts";

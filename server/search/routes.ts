@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { etag } from "hono/etag";
 import { z } from "zod";
-import { jsonResponse } from "../http/json-response.ts";
-import { limitParam, queryParams } from "../http/query.ts";
+import { jsonResponse } from "../api-edge/json-response.ts";
+import { limitParam, queryParams } from "../api-edge/query.ts";
 import type { SearchService } from "./service.ts";
 
 /** The body of GET /api/search: product titles for the search box's suggestions. */

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { MalformedBody } from "./malformed-body.ts";
-import { bodyText } from "./body-read-ahead.ts";
+import { bodyText } from "../http/body-read-ahead.ts";
 
 /**
  * The request's JSON body checked against `schema`, or a 400 naming what is wrong. Each route
