@@ -159,13 +159,13 @@ export interface SessionRevocationsTable {
 export interface UserTable {
   id: string;
   email: string;
-  /** The staff role: "customer" or "admin" (server/admin/staff.ts). */
+  /** The staff role: "customer" or "admin" (server/auth/staff.ts). */
   role: string | null;
   /** Whether the owner has opened the confirmation mail's link: a boolean on PostgreSQL, 0 or 1 on SQLite. */
   emailVerified: boolean | number;
 }
 
-/** Every admin write, append-only (server/admin/audit.ts). */
+/** Every admin write, append-only (server/audit/log.ts). */
 export interface AuditLogTable {
   id: string;
   at: Bigint;

@@ -49,11 +49,9 @@ export async function sellLapsed(trx: Transaction<Schema>, paymentId: string): P
   return rows.map((row) => row.product_id);
 }
 
-/** Marks held reservations expired (of these products when past their time, or all of one payment); returns them. */
-export function lapse(trx: Transaction<Schema>, which: { productIds: number[] } | { paymentId: string }, now: number) {
-  let query = trx.updateTable("reservations").set({ state: "expired" }).where("state", "=", "held");
-  query = "paymentId" in which ? query.where("payment_id", "=", which.paymentId) : query.where("product_id", "in", which.productIds).where("expires_at", "<=", now);
-  return query.returning(["payment_id", "product_id", "amount"]).execute();
+/** Marks a payment's held reservations expired; returns them. */
+export function lapse(trx: Transaction<Schema>, paymentId: string) {
+  return trx.updateTable("reservations").set({ state: "expired" }).where("state", "=", "held").where("payment_id", "=", paymentId).returning(["payment_id", "product_id", "amount"]).execute();
 }
 
 /** How many reservations a payment has, and how many are still held at `now`. */

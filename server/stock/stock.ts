@@ -253,7 +253,7 @@ export class StockService {
     const now = this.now();
     let lapsed = false;
     await inTransaction(this.deps.db, async (trx) => {
-      const given = await lapse(trx, { paymentId }, now);
+      const given = await lapse(trx, paymentId);
       const units = new Map<number, number>();
       for (const row of given) units.set(row.product_id, (units.get(row.product_id) ?? 0) + row.amount);
       const ids = [...units.keys()].sort((a, b) => a - b);
