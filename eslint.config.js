@@ -41,12 +41,12 @@ export default tseslint.config(
   {
     files: ["server/**/*.ts"],
     rules: {
-      // JSON answers go through jsonResponse (server/http/json-response.ts), which states their length
+      // JSON answers go through jsonResponse (server/api-edge/json-response.ts), which states their length
       // so that compression skips small ones.
       "no-restricted-properties": [
         "error",
-        { object: "c", property: "json", message: "Use jsonResponse(c, ...) from server/http/json-response.ts." },
-        { object: "Response", property: "json", message: "Use jsonResponse(c, ...) from server/http/json-response.ts." },
+        { object: "c", property: "json", message: "Use jsonResponse(c, ...) from server/api-edge/json-response.ts." },
+        { object: "Response", property: "json", message: "Use jsonResponse(c, ...) from server/api-edge/json-response.ts." },
       ],
       ...restrictedImports({ regex: "^(\\.\\.?/)+app(/|$)", message: "server/ never imports from app/." }),
     },
@@ -58,6 +58,16 @@ export default tseslint.config(
       { regex: "^(\\.\\.?/)+server(/|$)", allowTypeImports: true, message: "app/ may import only types from server/; reach the back end through the load context." },
       false,
     ),
+  },
+  // Production code a newcomer reads: files of at most 300 lines, functions and components of at
+  // most 80 (a longer one is split into parts named for what they do).
+  {
+    files: ["server/**/*.ts", "app/**/*.{ts,tsx}", "lib/**/*.ts"],
+    ignores: ["**/*.test.{ts,tsx}", "**/*.d.ts", "server/db/migrations/**"],
+    rules: {
+      "max-lines": ["error", { max: 300 }],
+      "max-lines-per-function": ["error", { max: 80 }],
+    },
   },
   {
     files: ["lib/**/*.test.ts"],

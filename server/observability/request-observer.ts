@@ -114,7 +114,12 @@ export function requestObserver(options: RequestObserverOptions): RequestObserve
       finished(span, id, method, route, status, started, user?.uid);
     }
   };
-  const inFront: InFront = {
+  return { step, inFront: observing(observe), addressRoute };
+}
+
+/** An answer given in front of Hono, written inside `observe` with its request id. */
+function observing(observe: (visit: Visit, route: string, send: (requestId: string) => number) => void): InFront {
+  return {
     wraps: (write) => (visit, res, found, headers) =>
       observe(visit, found.route, (requestId) => {
         headers.push("X-Request-Id", requestId);
@@ -122,8 +127,6 @@ export function requestObserver(options: RequestObserverOptions): RequestObserve
         return found.answer.status;
       }),
   };
-
-  return { step, inFront, addressRoute };
 }
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
