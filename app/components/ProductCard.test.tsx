@@ -90,4 +90,20 @@ describe("ProductCard", () => {
   it("takes the heading level of the page it sits on", () => {
     expect(render({ headingLevel: 1 })).toContain('<h1 class="card__title">');
   });
+
+  it("says on every card when few or none are left, and fades the picture of one sold out", () => {
+    const few = render({ product: { ...product, stock: 3 } });
+    expect(few).toContain(">Only 3 left in stock.</div>");
+    expect(render({ product: { ...product, stock: 40 } })).not.toContain("card__stock");
+    const none = render({ product: { ...product, stock: 0 } });
+    expect(none).toContain(">Currently unavailable.</div>");
+    expect(none).toContain('class="card card--out"');
+    expect(render({ product: { ...product, stock: 40 }, showStock: true })).toContain(">In stock</div>");
+  });
+
+  it("shows more of the item's details after its price", () => {
+    const html = render({ flex: true, children: <p className="basket-lines__quantity">Quantity: 2</p> });
+    expect(html.indexOf("Quantity: 2")).toBeGreaterThan(html.indexOf("card__price"));
+    expect(html.indexOf("Quantity: 2")).toBeLessThan(html.indexOf("</article>"));
+  });
 });
