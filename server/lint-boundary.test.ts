@@ -46,3 +46,23 @@ describe("production code and test code", () => {
     expect(await boundaryErrors(code("../../test/support/server-process.ts"), "server/orders/example.db.test.ts")).toEqual([]);
   });
 });
+
+describe("sizes", () => {
+  const sizeErrors = async (code: string, filePath: string) => {
+    const [result] = await eslint.lintText(code, { filePath });
+    return (result?.messages ?? []).filter((m) => m.ruleId === "max-lines" || m.ruleId === "max-lines-per-function").map((m) => m.ruleId);
+  };
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `  const v${i} = ${i};`).join("\n");
+  const longFunction = `export function long(): number {\n${lines(80)}\n  return 0;\n}\n`;
+  const longFile = `${Array.from({ length: 301 }, (_, i) => `export const c${i} = ${i};`).join("\n")}\n`;
+
+  it("refuses a production function over 80 lines and a production file over 300", async () => {
+    expect(await sizeErrors(longFunction, "server/orders/example.ts")).toEqual(["max-lines-per-function"]);
+    expect(await sizeErrors(longFunction, "app/routes/example.tsx")).toEqual(["max-lines-per-function"]);
+    expect(await sizeErrors(longFile, "lib/example.ts")).toEqual(["max-lines"]);
+  });
+
+  it("leaves tests to be as long as they need", async () => {
+    expect(await sizeErrors(longFunction + longFile, "server/orders/example.db.test.ts")).toEqual([]);
+  });
+});
