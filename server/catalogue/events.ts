@@ -24,8 +24,8 @@ export interface StockFigures {
  */
 export type CatalogueChanged = CatalogueChange & { figures?: StockFigures[] };
 
-/** A catalogue change as published: always with ids. */
-export type CataloguePublished = CatalogueChanged & { ids: number[] };
+/** A catalogue change as published: its ids, or `ids: null` when too many changed to name (a catalogue loaded from a file). */
+export type CataloguePublished = CatalogueChanged;
 
 const isInteger = (value: unknown): value is number => Number.isInteger(value);
 
@@ -56,7 +56,7 @@ export class InProcessCatalogueEvents implements CatalogueEvents {
   constructor(private readonly afterCommit: (callback: () => void) => void = setImmediate) {}
 
   async publish(_trx: Transaction<Schema>, event: CataloguePublished): Promise<void> {
-    const change: CatalogueChanged = { ids: [...event.ids], figures: event.figures?.map((f) => ({ ...f })) };
+    const change: CatalogueChanged = { ids: event.ids && [...event.ids], figures: event.figures?.map((f) => ({ ...f })) };
     this.afterCommit(() => this.subscribers.emit(change));
   }
 
@@ -87,6 +87,10 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
     const onMessage = (payload: string) => {
       try {
         const { ids, figures } = JSON.parse(payload) as { ids: unknown; figures?: unknown };
+        if (ids === null) {
+          this.subscribers.emit({ ids: null } satisfies CatalogueChanged);
+          return;
+        }
         if (!Array.isArray(ids) || !ids.every(isInteger)) throw new Error("bad ids");
         this.subscribers.emit({ ids, figures: figures === undefined ? undefined : readFigures(ids, figures) } satisfies CatalogueChanged);
       } catch {

@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Transaction } from "kysely";
 import { z } from "zod";
 import type { AppDatabase } from "../db/database.ts";
+import type { Schema } from "../db/schema.ts";
 import { claimSetting } from "../db/settings.ts";
 import { fakeStoreProduct } from "./product.ts";
 import { insertProducts } from "./products-table.ts";
@@ -18,6 +20,16 @@ export function readSeed(file = PRODUCTS_FILE): SeedEntry[] {
   return z.array(seedEntry).parse(JSON.parse(fs.readFileSync(path.resolve(file), "utf8")));
 }
 
+/** Categories not there yet (a name already there is left as it is): the seed's, and those of a catalogue loaded from a file. */
+export async function addCategories(trx: Transaction<Schema>, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  await trx
+    .insertInto("categories")
+    .values(names.map((name) => ({ name })))
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+}
+
 /**
  * Puts the embedded catalogue into the database at the first start, once: a marker in `settings`
  * is inserted in the same transaction as the products. A later start finds the marker and leaves
@@ -28,14 +40,7 @@ export function readSeed(file = PRODUCTS_FILE): SeedEntry[] {
 export async function seedCatalogue(database: Pick<AppDatabase, "db">, entries: SeedEntry[] = readSeed(), now = Date.now()): Promise<boolean> {
   return database.db.transaction().execute(async (trx) => {
     if (!(await claimSetting(trx, SEEDED_KEY, String(now)))) return false;
-    const categories = [...new Set(entries.map((entry) => entry.category))];
-    if (categories.length > 0) {
-      await trx
-        .insertInto("categories")
-        .values(categories.map((name) => ({ name })))
-        .onConflict((oc) => oc.column("name").doNothing())
-        .execute();
-    }
+    await addCategories(trx, [...new Set(entries.map((entry) => entry.category))]);
     await insertProducts(
       trx,
       entries.map((entry) => ({
