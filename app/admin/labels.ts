@@ -3,7 +3,7 @@ import type { OrderStatus } from "../../server/orders/order.ts";
 /** How the back office and the shopper's page name an order's status. */
 export const STATUS_LABELS: Record<OrderStatus, string> = {
   paid: "Paid",
-  partially_refunded: "Partially refunded",
+  partially_refunded: "Partly refunded",
   refunded: "Refunded",
   oversold: "Oversold",
 };

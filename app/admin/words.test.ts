@@ -28,7 +28,7 @@ describe("records in words", () => {
     );
     expect(refund.action).toBe("Refund");
     expect(refund.changes).toEqual([
-      { field: "Status", before: "Paid", after: "Partially refunded" },
+      { field: "Status", before: "Paid", after: "Partly refunded" },
       { field: "Refunded in all", before: "$0.00", after: "$15.99" },
       { field: "Refund", before: "", after: "$15.99" },
       { field: "Units", before: "", after: "1 × Leather Moto Jacket, 2 × Sapphire Teardrop Pendant Necklace" },
