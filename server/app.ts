@@ -30,7 +30,7 @@ import type { Step } from "./pipeline/step.ts";
 import type { Services } from "./services.ts";
 
 export interface AppDeps {
-  config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "TRUSTED_ORIGINS" | "TRUST_PROXY" | "PAGE_CACHE_ENTRIES" | "INSTANCE_NAME" | "AUTH_RATE_LIMIT_WINDOW_SECONDS">;
+  config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "TRUSTED_ORIGINS" | "TRUST_PROXY" | "PAGE_CACHE_ENTRIES" | "INSTANCE_NAME" | "AUTH_RATE_LIMIT_WINDOW_SECONDS" | "SHOP_TIME_ZONE" | "LOW_STOCK_THRESHOLD">;
   log: Logger;
   services: Services;
   /** React Router's request handler and route table; absent in API-only tests. */

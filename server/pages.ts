@@ -25,11 +25,11 @@ type PageAccess = { backOffice: false } | { backOffice: true; staff: SessionUser
  */
 export function pages(
   renderer: PageRenderer,
-  { config, log, services, caches }: { config: Pick<Config, "PUBLIC_URL"> & Partial<Pick<Config, "SHOP_TIME_ZONE" | "LOW_STOCK_THRESHOLD">>; log: Logger; services: Services; caches: PageCaches | null },
+  { config, log, services, caches }: { config: Pick<Config, "PUBLIC_URL" | "SHOP_TIME_ZONE" | "LOW_STOCK_THRESHOLD">; log: Logger; services: Services; caches: PageCaches | null },
 ): Handler<AppEnv> {
   const { auth, database } = services;
   const ssr = renderer.handle;
-  const { SHOP_TIME_ZONE = "UTC", LOW_STOCK_THRESHOLD = 5 } = config;
+  const { SHOP_TIME_ZONE, LOW_STOCK_THRESHOLD } = config;
   const createLoadContext = loadContextFactory(services, log, config.PUBLIC_URL, { SHOP_TIME_ZONE, LOW_STOCK_THRESHOLD });
   const pageCache = caches?.anonymous;
   // The guard's view of the route table, made again only when the table is another (development).
