@@ -13,6 +13,8 @@ interface Prepared {
   /** The route pattern that made it ("/api/catalogue/products/:id"), for the request metrics and log. */
   route: string;
   json: string;
+  /** Headers of this answer's own (a page's links), on every form and the 304. */
+  headers: Record<string, string>;
   etag: string;
   forms: Partial<Record<Encoding, ReadyAnswer>>;
   notModified: ReadyAnswer;
@@ -22,11 +24,19 @@ interface Prepared {
 export const PUBLIC_DATA = { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin" };
 const CACHE_CONTROL = "public, max-age=60";
 const MAX_PREPARED = 500;
+/** JSON kept at most, in characters (the compressed forms add less than half again): pages of 1,000 products are about 0.5 MB each. */
+const MAX_PREPARED_CHARS = 48 * 1024 * 1024;
 const COMPRESS_FROM_BYTES = 1024;
 /** Distinct Accept-Encoding headers remembered with the encoding they get (browsers send a handful). */
 const MAX_ACCEPT_HEADERS = 100;
 
-function sendable({ json, etag }: { json: string; etag: string }, encoding: Encoding): ReadyAnswer {
+/** What a route makes of the product list: the JSON's value, and headers of its own (a page's links). */
+export interface Made {
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+function sendable({ json, etag, headers: own }: Pick<Prepared, "json" | "etag" | "headers">, encoding: Encoding): ReadyAnswer {
   const body = new Uint8Array(
     encoding === "br"
       ? brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
@@ -34,10 +44,19 @@ function sendable({ json, etag }: { json: string; etag: string }, encoding: Enco
         ? gzipSync(json, { level: 9 })
         : Buffer.from(json),
   );
-  const headers: Record<string, string> = { ...PUBLIC_DATA, "Content-Type": "application/json", ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding" };
+  const headers: Record<string, string> = { ...PUBLIC_DATA, ...own, "Content-Type": "application/json", ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding" };
   if (encoding !== "identity") headers["Content-Encoding"] = encoding;
   headers["Content-Length"] = String(body.byteLength);
   return { status: 200, headers, body: [body] };
+}
+
+function made(source: Product[], route: string, { body, headers = {} }: Made): Prepared {
+  const json = JSON.stringify(body);
+  // The answer's own headers count in its ETag: the same products with other links are another answer.
+  const own = Object.keys(headers).length > 0 ? `\n${JSON.stringify(headers)}` : "";
+  const etag = `"${createHash("sha1").update(json + own).digest("base64url")}"`;
+  const notModified: ReadyAnswer = { status: 304, headers: { ...PUBLIC_DATA, ...headers, ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding" }, body: null };
+  return { source, route, json, headers, etag, forms: {}, notModified };
 }
 
 /**
@@ -50,6 +69,11 @@ function sendable({ json, etag }: { json: string; etag: string }, encoding: Enco
 export class PreparedAnswers {
   private readonly prepared = new Map<string, Prepared>();
   private readonly encodings = new Map<string, Encoding>();
+  /** Characters of JSON in `prepared`. */
+  private chars = 0;
+
+  /** `maxChars`: the JSON kept at most before every answer is made again (tests set a small one). */
+  constructor(private readonly maxChars = MAX_PREPARED_CHARS) {}
 
   /** Whether `key` has an answer (maybe stale): only then is it tried in front of Hono. */
   has(key: string): boolean {
@@ -63,17 +87,25 @@ export class PreparedAnswers {
   }
 
   /** The answer for `key`, made from `products` with `build` unless it already was. */
-  answer(key: string, route: string, products: Product[], build: (products: Product[]) => unknown, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): ReadyAnswer {
-    let entry = this.prepared.get(key);
-    if (!entry || entry.source !== products) {
-      const json = JSON.stringify(build(products));
-      const etag = `"${createHash("sha1").update(json).digest("base64url")}"`;
-      const notModified: ReadyAnswer = { status: 304, headers: { ...PUBLIC_DATA, ETag: etag, "Cache-Control": CACHE_CONTROL, Vary: "Accept-Encoding" }, body: null };
-      entry = { source: products, route, json, etag, forms: {}, notModified };
-      if (this.prepared.size >= MAX_PREPARED) this.prepared.clear();
-      this.prepared.set(key, entry);
-    }
+  answer(key: string, route: string, products: Product[], build: (products: Product[]) => Made, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): ReadyAnswer {
+    const kept = this.prepared.get(key);
+    if (kept && kept.source === products) return this.reply(kept, ifNoneMatch, acceptEncoding);
+    const entry = made(products, route, build(products));
+    if (kept) this.chars -= kept.json.length;
+    if (this.prepared.size >= MAX_PREPARED || this.chars + entry.json.length > this.maxChars) this.clear();
+    this.prepared.set(key, entry);
+    this.chars += entry.json.length;
     return this.reply(entry, ifNoneMatch, acceptEncoding);
+  }
+
+  /** How many answers are kept, and their JSON's characters (tests). */
+  get size(): { answers: number; chars: number } {
+    return { answers: this.prepared.size, chars: this.chars };
+  }
+
+  private clear(): void {
+    this.prepared.clear();
+    this.chars = 0;
   }
 
   private reply(entry: Prepared, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): ReadyAnswer {

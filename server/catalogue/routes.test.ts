@@ -60,10 +60,26 @@ describe("GET /api/catalogue/products", () => {
     ["limit=1001", "limit must be a whole number from 1 to 1000"],
     ["sort=up", "sort must be asc or desc"],
     ["sort=", "sort must be asc or desc"],
+    ["page=0", "page must be a whole number from 1 to 1000000"],
+    ["page=1.5", "page must be a whole number from 1 to 1000000"],
+    ["page=x", "page must be a whole number from 1 to 1000000"],
   ])("answers 400 to %s", async (query, message) => {
     const { status, body } = await getJson(`/api/catalogue/products?${query}`);
     expect(status).toBe(400);
     expect(body).toEqual({ error: message });
+  });
+
+  it("answers a small catalogue as FakeStore does: one list, no Link; a page past it is []", async () => {
+    for (const query of ["", "?sort=desc", "?page=1", `?limit=${allIds.length}`]) {
+      const response = await app.request(`/api/catalogue/products${query}`);
+      expect(response.headers.get("link"), query).toBeNull();
+      expect(((await response.json()) as unknown[]).length, query).toBe(allIds.length);
+    }
+    expect((await getJson("/api/catalogue/products?page=2")).body).toEqual([]);
+    expect((await getJson("/api/catalogue/products?limit=5&page=2")).body).toEqual(allIds.slice(5, 10).map((id) => expect.objectContaining({ id })));
+    expect((await app.request("/api/catalogue/products?limit=5&page=2")).headers.get("link")).toBe(
+      `<${PUBLIC_URL}/api/catalogue/products?limit=5&page=3>; rel="next", <${PUBLIC_URL}/api/catalogue/products?limit=5&page=1>; rel="prev"`,
+    );
   });
 
   it("is cacheable: an ETag that revalidates to 304, and a Cache-Control", async () => {

@@ -8,19 +8,70 @@ import type { InFront } from "../pipeline/step.ts";
 import { limitParam, queryParams } from "../api-edge/query.ts";
 import { HttpError } from "../http-error.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
-import { PreparedAnswers, PUBLIC_DATA } from "./prepared-answers.ts";
+import { type Made, PreparedAnswers, PUBLIC_DATA } from "./prepared-answers.ts";
 import { parseProductId, toFakeStore, type Product } from "./product.ts";
 
+/** The most products one list answer holds: without a `limit`, a longer list comes in pages of this many. */
+export const PAGE_SIZE = 1000;
+const PAGE_MESSAGE = "page must be a whole number from 1 to 1000000";
+
 const listQuery = z.object({
-  limit: limitParam(1000).optional(),
+  limit: limitParam(PAGE_SIZE).optional(),
   // FakeStore clients send sort=DESC as often as sort=desc.
   sort: z.preprocess((value) => (typeof value === "string" ? value.toLowerCase() : value), z.enum(["asc", "desc"], { error: "sort must be asc or desc" })).optional(),
+  page: z.coerce.number({ error: PAGE_MESSAGE }).int(PAGE_MESSAGE).min(1, PAGE_MESSAGE).max(1_000_000, PAGE_MESSAGE).optional(),
 });
+export type ListQuery = z.infer<typeof listQuery>;
 
-/** FakeStore semantics: `sort` orders by id, `limit` keeps the first n after sorting. */
-export function applyListQuery(products: Product[], query: { limit?: number; sort?: "asc" | "desc" }): Product[] {
+/** One list answer: its products, and the numbers of the pages before and after it (null: none to link). */
+export interface ListPage {
+  products: Product[];
+  prev: number | null;
+  next: number | null;
+}
+
+/**
+ * FakeStore semantics: `sort` orders by id, `limit` keeps the first n after sorting (no pages, as
+ * FakeStore answers it). Without a `limit` the list comes in pages of PAGE_SIZE, `page` (from 1)
+ * picks one; with both, pages are `limit` long. A page past the last is empty.
+ */
+export function listPage(products: Product[], query: ListQuery): ListPage {
   const sorted = query.sort === "desc" ? [...products].sort((a, b) => b.id - a.id) : products;
-  return query.limit === undefined ? sorted : sorted.slice(0, query.limit);
+  if (query.page === undefined && query.limit !== undefined) return { products: sorted.slice(0, query.limit), prev: null, next: null };
+  const size = query.limit ?? PAGE_SIZE;
+  const page = query.page ?? 1;
+  const pages = Math.ceil(sorted.length / size);
+  const start = (page - 1) * size;
+  return { products: sorted.slice(start, start + size), prev: page > 1 && page <= pages ? page - 1 : null, next: page < pages ? page + 1 : null };
+}
+
+/**
+ * The Link header (RFC 8288) to a list's neighbouring pages: absolute, on `publicUrl`, the same
+ * path and query but for `page`. Exposed to other sites' scripts, which may read the list too.
+ */
+export function pageLinks(address: string, publicUrl: string, query: ListQuery, { prev, next }: ListPage): Record<string, string> {
+  const path = address.split("?", 1)[0]!;
+  const at = (page: number) => {
+    const params = new URLSearchParams();
+    if (query.sort) params.set("sort", query.sort);
+    if (query.limit !== undefined) params.set("limit", String(query.limit));
+    params.set("page", String(page));
+    return new URL(`${path}?${params}`, publicUrl).href;
+  };
+  const links = [...(next ? [`<${at(next)}>; rel="next"`] : []), ...(prev ? [`<${at(prev)}>; rel="prev"`] : [])];
+  return links.length > 0 ? { Link: links.join(", "), "Access-Control-Expose-Headers": "Link" } : {};
+}
+
+/** A CORS preflight's answer: any site may read, with whatever request headers it asks for. */
+function preflight(c: Context): Response {
+  c.header("Access-Control-Allow-Methods", "GET,HEAD,OPTIONS");
+  c.header("Access-Control-Max-Age", "86400");
+  const asked = c.req.header("access-control-request-headers");
+  if (asked) {
+    c.header("Access-Control-Allow-Headers", asked.split(/\s*,\s*/).join(","));
+    c.header("Vary", "Access-Control-Request-Headers");
+  }
+  return c.body(null, 204);
 }
 
 /** A path with and without a trailing slash: FakeStore (Express) answers both. */
@@ -50,7 +101,7 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string, prepare
    * keeps refreshing), but the JSON, its ETag and its compressed forms are made once per list and
    * address, not per request (catalogue/prepared-answers.ts).
    */
-  async function answer(c: Context, build: (products: Product[]) => unknown): Promise<Response> {
+  async function answer(c: Context, build: (products: Product[]) => Made): Promise<Response> {
     const products = await currentList();
     const { status, headers, body } = prepared.answer(
       catalogueAddress(c.req.url),
@@ -72,29 +123,24 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string, prepare
     await next();
   });
 
-  // CORS preflight: any site may read, with whatever request headers it asks for.
-  api.options("*", (c) => {
-    c.header("Access-Control-Allow-Methods", "GET,HEAD,OPTIONS");
-    c.header("Access-Control-Max-Age", "86400");
-    const asked = c.req.header("access-control-request-headers");
-    if (asked) {
-      c.header("Access-Control-Allow-Headers", asked.split(/\s*,\s*/).join(","));
-      c.header("Vary", "Access-Control-Request-Headers");
-    }
-    return c.body(null, 204);
-  });
+  api.options("*", preflight);
 
-  api.on("GET", either("/products"), async (c) => {
+  /** A list answer: a page of `listed` (of the current list), with its links. */
+  const list = (c: Context, listed: (products: Product[]) => Product[]) => {
     const query = queryParams(c, listQuery);
-    return answer(c, (products) => applyListQuery(products, query).map(shape));
-  });
+    return answer(c, (products) => {
+      const page = listPage(listed(products), query);
+      return { body: page.products.map(shape), headers: pageLinks(catalogueAddress(c.req.url), publicUrl, query, page) };
+    });
+  };
 
-  api.on("GET", either("/products/categories"), (c) => answer(c, (products) => [...new Set(products.map((p) => p.category))].sort()));
+  api.on("GET", either("/products"), (c) => list(c, (products) => products));
 
-  api.on("GET", either("/products/category/:name"), async (c) => {
-    const query = queryParams(c, listQuery);
+  api.on("GET", either("/products/categories"), (c) => answer(c, (products) => ({ body: [...new Set(products.map((p) => p.category))].sort() })));
+
+  api.on("GET", either("/products/category/:name"), (c) => {
     const name = c.req.param("name")!;
-    return answer(c, (products) => applyListQuery(products.filter((p) => p.category === name), query).map(shape));
+    return list(c, (products) => products.filter((p) => p.category === name));
   });
 
   api.on("GET", either("/products/:id"), async (c) => {
@@ -102,7 +148,7 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string, prepare
     const id = parseProductId(raw);
     const product = id === null ? null : (await currentList()).find((p) => p.id === id);
     if (!product) throw new HttpError(404, `No product with id ${JSON.stringify(raw)}.`);
-    return answer(c, () => shape(product));
+    return answer(c, () => ({ body: shape(product) }));
   });
 
   return api;
