@@ -100,7 +100,15 @@ async function requestsCounted(route: string, status = "200", method = "GET"): P
 const ENCODINGS = ["gzip, deflate, br", "gzip", "identity"];
 
 describe("the catalogue API's prepared answers", () => {
-  it.each(["/api/catalogue/products", "/api/catalogue/products/3", "/api/catalogue/products/categories", "/api/catalogue/products?sort=desc&limit=2"])(
+  // A page of a list (limit 5, page 2) carries Link headers to the pages around it.
+  it.each([
+    "/api/catalogue/products",
+    "/api/catalogue/products/3",
+    "/api/catalogue/products/categories",
+    "/api/catalogue/products?sort=desc&limit=2",
+    "/api/catalogue/products?limit=5&page=2",
+    "/api/catalogue/products/category/electronics?limit=2&page=2",
+  ])(
     "%s: the same status, headers and bytes as Hono's, in each encoding, without Hono",
     async (path) => {
       const first = await get(shop, path, { "accept-encoding": ENCODINGS[0]! });
@@ -114,6 +122,7 @@ describe("the catalogue API's prepared answers", () => {
         expect(fast.body.equals(slow.body)).toBe(true);
         expect(JSON.parse(decoded(fast))).toEqual(JSON.parse(decoded(slow)));
         expect(fast.headers["cross-origin-resource-policy"]).toBe("cross-origin");
+        if (path.includes("page=")) expect(fast.headers.link).toMatch(/rel="next", <http:\/\/localhost:3000\/api\/catalogue\/[^>]+page=1>; rel="prev"$/);
         if (accept === ENCODINGS[0]) expect(comparable(fast)).toEqual(comparable(first));
       }
       expect(honoCalls.count).toBe(0);
