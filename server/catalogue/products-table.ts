@@ -1,6 +1,7 @@
 // The one module that writes the `products` table: the seed's first catalogue, the back office's
-// creates and edits, and stock's moves of `stock` and `reserved`. Each caller passes its own
-// transaction; the rules of when a write may happen stay with the caller.
+// creates and edits, catalogue files loaded (transfer/), and stock's moves of `stock` and
+// `reserved`. Each caller passes its own transaction; the rules of when a write may happen stay
+// with the caller.
 
 import { type Insertable, type Kysely, type RawBuilder, sql, type Transaction, type UpdateObject } from "kysely";
 import { prepared } from "../db/prepared.ts";
@@ -18,6 +19,57 @@ export async function insertProducts(trx: Transaction<Schema>, rows: Array<Inser
     .onConflict((oc) => oc.column("id").doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+/** A product's fields as a catalogue file gives them (server/catalogue/transfer/). */
+export type ProductValues = Pick<ProductsTable, "id" | "title" | "price_cents" | "description" | "category" | "image" | "rating_rate" | "rating_count" | "stock">;
+
+/** Rows per statement of a bulk write: well within both engines' limits on bound parameters (SQLite 32,766). */
+const BATCH = 500;
+
+const batches = <T>(rows: T[]): T[][] => Array.from({ length: Math.ceil(rows.length / BATCH) }, (_, i) => rows.slice(i * BATCH, (i + 1) * BATCH));
+
+/**
+ * Products from a catalogue file, 500 per statement: an id not there yet is added, an existing
+ * product takes the given fields with a new version (so a back-office form opened before is
+ * refused), keeping its reserved units and whether it is archived.
+ */
+export async function upsertProducts(trx: Transaction<Schema>, rows: ProductValues[], now: number): Promise<void> {
+  for (const batch of batches(rows)) {
+    await trx
+      .insertInto("products")
+      .values(batch.map((row) => ({ ...row, reserved: 0, updated: now })))
+      .onConflict((oc) =>
+        oc.column("id").doUpdateSet((eb) => ({
+          title: eb.ref("excluded.title"),
+          price_cents: eb.ref("excluded.price_cents"),
+          description: eb.ref("excluded.description"),
+          category: eb.ref("excluded.category"),
+          image: eb.ref("excluded.image"),
+          rating_rate: eb.ref("excluded.rating_rate"),
+          rating_count: eb.ref("excluded.rating_count"),
+          stock: eb.ref("excluded.stock"),
+          updated: eb.ref("excluded.updated"),
+          version: sql<number>`products.version + 1`,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** New products under ids the caller chose, 500 per statement; answers the ids added (an id taken meanwhile is left as it is, and out). */
+export async function addProducts(trx: Transaction<Schema>, rows: ProductValues[], now: number): Promise<number[]> {
+  const added: number[] = [];
+  for (const batch of batches(rows)) {
+    const inserted = await trx
+      .insertInto("products")
+      .values(batch.map((row) => ({ ...row, reserved: 0, updated: now })))
+      .onConflict((oc) => oc.column("id").doNothing())
+      .returning("id")
+      .execute();
+    added.push(...inserted.map((row) => row.id));
+  }
+  return added;
 }
 
 /** One edit of a product at `version` (a new version, stamped `now`); false when the product has moved on (or is gone). */
