@@ -21,6 +21,11 @@ export interface Catalogue {
   inCategory(name: string): Promise<Product[]>;
   /** One product, or null when there is no such product. */
   byId(id: number): Promise<Product | null>;
+  /**
+   * When each listed product last changed (epoch ms), where the catalogue keeps it (the shop's
+   * database; a sitemap's lastmod); absent where it does not (a remote host, the embedded file).
+   */
+  lastModified?(): ReadonlyMap<number, number>;
   /** The catalogue's state for /api/health; answers at once, never asks the host. */
   health(): CatalogueHealth;
   /** The product pictures the pages link to, served from our own origin. */

@@ -37,6 +37,8 @@ export class DatabaseCatalogue implements Catalogue {
   /** Pictures uploaded in the back office. */
   readonly uploads: UploadedImages;
   private products: Product[] = [];
+  /** When each product of the copy last changed: its row's `updated` (epoch ms). */
+  private updated = new Map<number, number>();
   private readonly listeners = new Set<(change: CatalogueChange) => void>();
   private readonly drawings = new EmbeddedCatalogue();
   private reloading: Promise<void> | null = null;
@@ -70,6 +72,10 @@ export class DatabaseCatalogue implements Catalogue {
 
   async list(): Promise<Product[]> {
     return this.products;
+  }
+
+  lastModified(): ReadonlyMap<number, number> {
+    return this.updated;
   }
 
   async inCategory(name: string): Promise<Product[]> {
@@ -154,6 +160,9 @@ export class DatabaseCatalogue implements Catalogue {
     });
     if (found !== byId.size) return false;
     this.products = products;
+    // The checkout stamped the rows as it committed, just before it was heard.
+    const now = this.now();
+    for (const id of byId.keys()) this.updated.set(id, now);
     return true;
   }
 
@@ -166,11 +175,15 @@ export class DatabaseCatalogue implements Catalogue {
     const now = this.now();
     const { db } = this.database;
     const { rows } = ids ? await productsById(db, { ids, now }) : await allProducts(db, { now });
-    const fresh = rows.filter((row) => row.archived_at === null).map((row) => this.product(row));
+    const listed = rows.filter((row) => row.archived_at === null);
+    const fresh = listed.map((row) => this.product(row));
     if (!ids) {
       this.products = fresh;
+      this.updated = new Map(listed.map((row) => [row.id, Number(row.updated)]));
       return;
     }
+    for (const id of ids) this.updated.delete(id);
+    for (const row of listed) this.updated.set(row.id, Number(row.updated));
     const reread = new Set(ids);
     this.products = [...this.products.filter((p) => !reread.has(p.id)), ...fresh].sort((a, b) => a.id - b.id);
   }
