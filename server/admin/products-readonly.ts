@@ -12,7 +12,7 @@ export function readOnlyReason(catalogueUrl: string | undefined): string {
 const shape = (product: Product): AdminProduct => ({
   id: product.id,
   title: product.title,
-  price: product.priceCents / 100,
+  priceCents: product.priceCents,
   description: product.description,
   category: product.category,
   image: product.image,

@@ -8,7 +8,7 @@ import { limitParam, queryParams } from "../api-edge/query.ts";
 import { HttpError } from "../http-error.ts";
 import type { Actor } from "../audit/log.ts";
 import type { StaffEnv } from "./gate.ts";
-import { DEFAULT_LIMIT, MAX_LIMIT, PRODUCT_SORTS, type ProductsAdmin, type ProductWrite, versionField } from "./products.ts";
+import { adminProductJson, DEFAULT_LIMIT, MAX_LIMIT, PRODUCT_SORTS, type ProductsAdmin, type ProductWrite, versionField } from "./products.ts";
 
 const listQuery = z.object({
   q: z.string().max(200, "q can be at most 200 characters").optional(),
@@ -34,7 +34,7 @@ function idOf(c: Context<StaffEnv>): number {
 
 function answer(c: Context<StaffEnv>, outcome: ProductWrite, status: 200 | 201 = 200): Response {
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.message);
-  return jsonResponse(c, outcome.product, status);
+  return jsonResponse(c, adminProductJson(outcome.product), status);
 }
 
 /** The picture's bytes: a multipart form's `image` file, or the raw body (Content-Type image/…). */
@@ -71,6 +71,7 @@ export function productRoutes(products: ProductsAdmin): Hono<StaffEnv> {
     const list = await products.list(query);
     return jsonResponse(c, {
       ...list,
+      products: list.products.map(adminProductJson),
       next: list.page < list.pages ? list.page + 1 : null,
       editable: products.source.editable,
       ...(!products.source.editable && { reason: products.source.reason }),
@@ -80,7 +81,7 @@ export function productRoutes(products: ProductsAdmin): Hono<StaffEnv> {
   api.get("/:id{[0-9]+}", async (c) => {
     const product = await products.get(idOf(c));
     if (!product) throw new HttpError(404, `No product with id ${c.req.param("id")}.`);
-    return jsonResponse(c, product);
+    return jsonResponse(c, adminProductJson(product));
   });
 
   api.post("/", async (c) => answer(c, await products.create(actorOf(c), await jsonBody(c, z.unknown())), 201));

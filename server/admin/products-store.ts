@@ -198,7 +198,7 @@ export class DatabaseProducts implements ProductsAdmin {
     return {
       id: row.id,
       title: row.title,
-      price: row.price_cents / 100,
+      priceCents: row.price_cents,
       description: row.description,
       category: row.category,
       image: this.deps.catalogue.imageOf(row.image).image,

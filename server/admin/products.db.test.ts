@@ -8,7 +8,7 @@ import { builtPages } from "../../test/support/pages.ts";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import products from "../../catalogue/products.json" with { type: "json" };
 import type { Services } from "../services.ts";
-import { type AdminProduct, TITLE_CONTROL } from "./products.ts";
+import { type AdminProductJson, TITLE_CONTROL } from "./products.ts";
 
 // /api/admin/products: list, search, filter, sort; create and edit with the version they started
 // from (409 for a stale one); archive (gone from the shop, kept on its orders); pictures.
@@ -55,28 +55,28 @@ describe.each(testEngines())("admin products on %s", (engine) => {
 
   it("lists every product a page at a time, searched by title, filtered by category, sorted by stock", async () => {
     const { api } = await setup();
-    const first = (await (await api.get("/api/admin/products?limit=5")).json()) as { products: AdminProduct[]; total: number; pages: number; next: number | null; editable: boolean };
+    const first = (await (await api.get("/api/admin/products?limit=5")).json()) as { products: AdminProductJson[]; total: number; pages: number; next: number | null; editable: boolean };
     expect(first).toMatchObject({ total: COUNT, pages: Math.ceil(COUNT / 5), next: 2, editable: true });
     expect(first.products.map((p) => p.id)).toEqual([1, 2, 3, 4, 5]);
     expect(first.products[0]).toMatchObject({ id: 1, title: products[0]!.title, price: products[0]!.price, category: products[0]!.category, stock: products[0]!.stock, version: 1, archived: false, reserved: 0 });
-    const last = (await (await api.get(`/api/admin/products?limit=5&page=${Math.ceil(COUNT / 5)}`)).json()) as { products: AdminProduct[]; next: number | null };
+    const last = (await (await api.get(`/api/admin/products?limit=5&page=${Math.ceil(COUNT / 5)}`)).json()) as { products: AdminProductJson[]; next: number | null };
     expect(last.next).toBeNull();
-    const search = (await (await api.get("/api/admin/products?q=RING")).json()) as { products: AdminProduct[] };
+    const search = (await (await api.get("/api/admin/products?q=RING")).json()) as { products: AdminProductJson[] };
     expect(search.products.length).toBeGreaterThan(0);
     expect(search.products.every((p) => p.title.toLowerCase().includes("ring"))).toBe(true);
     // A page past the end is the last one, with or without a search.
     for (const query of ["q=ring&limit=1&page=99", "limit=5&page=99"]) {
-      const beyond = (await (await api.get(`/api/admin/products?${query}`)).json()) as { products: AdminProduct[]; page: number; pages: number; total: number };
+      const beyond = (await (await api.get(`/api/admin/products?${query}`)).json()) as { products: AdminProductJson[]; page: number; pages: number; total: number };
       expect(beyond.page).toBe(beyond.pages);
       expect(beyond.products.length).toBe(beyond.total - (beyond.pages - 1) * (query.startsWith("q") ? 1 : 5));
     }
     // LIKE's wildcards are plain characters in a search.
     expect(((await (await api.get("/api/admin/products?q=%25")).json()) as { total: number }).total).toBe(0);
-    const jewels = (await (await api.get("/api/admin/products?category=jewelery&sort=stock")).json()) as { products: AdminProduct[] };
+    const jewels = (await (await api.get("/api/admin/products?category=jewelery&sort=stock")).json()) as { products: AdminProductJson[] };
     expect(jewels.products.every((p) => p.category === "jewelery")).toBe(true);
     const stocks = jewels.products.map((p) => p.stock!);
     expect(stocks).toEqual([...stocks].sort((a, b) => a - b));
-    const most = (await (await api.get("/api/admin/products?sort=-stock&limit=1")).json()) as { products: AdminProduct[] };
+    const most = (await (await api.get("/api/admin/products?sort=-stock&limit=1")).json()) as { products: AdminProductJson[] };
     expect(most.products[0]!.stock).toBe(Math.max(...first.products.map((p) => p.stock!), most.products[0]!.stock!));
     expect((await api.get("/api/admin/products?sort=price")).status).toBe(400);
     expect((await api.get("/api/admin/products?limit=0")).status).toBe(400);
@@ -86,7 +86,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     const { app, api, settled } = await setup();
     const created = await api.send("POST", "/api/admin/products", { title: "Walnut desk lamp", price: 34.5, description: "Warm light.", category: "electronics", stock: 7 });
     expect(created.status).toBe(201);
-    const lamp = (await created.json()) as AdminProduct;
+    const lamp = (await created.json()) as AdminProductJson;
     expect(lamp).toMatchObject({ id: COUNT + 1, title: "Walnut desk lamp", price: 34.5, stock: 7, version: 1, archived: false, image: "/images/products/uploads/placeholder.svg" });
     await settled(lamp.id, (p) => p !== null);
     expect(((await (await app.request(`${TEST_ORIGIN}/api/catalogue/products/${lamp.id}`)).json()) as { price: number }).price).toBe(34.5);
@@ -102,7 +102,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
 
   it("edits with the version the edit started from; an edit of an old version answers 409 and changes nothing", async () => {
     const { app, api, settled } = await setup();
-    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProductJson;
     const fields = { title: ring.title, price: 12.5, description: ring.description, category: ring.category, stock: 10 };
     const first = await api.send("PUT", `/api/admin/products/${RING}`, { ...fields, version: ring.version });
     expect(first.status).toBe(200);
@@ -124,7 +124,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
 
   it("moves the stock by what the admin changed, so units sold while the form was open are not put back", async () => {
     const { api, services } = await setup();
-    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProductJson;
     const form = { title: ring.title, price: ring.price, description: ring.description, category: ring.category, stock: ring.stock!, stockWas: ring.stock!, version: ring.version };
     // A sale while the form is open (sales do not move the version).
     await services.database.db.updateTable("products").set({ stock: ring.stock! - 1 }).where("id", "=", RING).execute();
@@ -146,12 +146,12 @@ describe.each(testEngines())("admin products on %s", (engine) => {
       cleanup(() => other.services.catalogueEvents.close());
       await other.services.catalogueEvents.listening();
     }
-    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProductJson;
     const edits = Array.from({ length: 6 }, (_, i) => ({ title: ring.title, price: 100 + i, description: ring.description, category: ring.category, stock: 5, version: ring.version }));
     const statuses = await Promise.all(edits.map(async (edit) => (await api.send("PUT", `/api/admin/products/${RING}`, edit)).status));
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(5);
-    const winner = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const winner = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProductJson;
     expect(winner.version).toBe(ring.version + 1);
     for (const catalogue of [services.catalogue, other?.services.catalogue].filter((c) => c !== undefined)) {
       await vi.waitFor(async () => expect((await catalogue.byId(RING))!.priceCents).toBe(Math.round(winner.price * 100)));
@@ -199,7 +199,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
 
   it("refuses a title with a line break, tab or other control character, at the API and on the pages, creating and changing nothing", async () => {
     const { app, api, admin, services } = await setup();
-    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProductJson;
     const fields = { price: 10, description: "", category: "jewelery", stock: 1 };
     for (const title of ["Ring\r\nX-Forged: 1", "Ring\n", "\tRing", "Ri\u0000ng", "Ring\u007f", "Ring\u0085", "Ring\u009b"]) {
       const created = await api.send("POST", "/api/admin/products", { ...fields, title });
@@ -221,14 +221,14 @@ describe.each(testEngines())("admin products on %s", (engine) => {
       expect(page.status).toBe(400);
       expect(await page.text()).toContain(TITLE_CONTROL);
     }
-    expect(((await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct).title).toBe(ring.title);
+    expect(((await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProductJson).title).toBe(ring.title);
     expect(((await (await api.get("/api/admin/products")).json()) as { total: number }).total).toBe(COUNT);
     expect(await auditCount(services, "product.create")).toBe(0);
   });
 
   it("writes an audit entry and a new version only for a real change: archiving twice, or saving what is there, adds none", async () => {
     const { app, api, admin, services } = await setup();
-    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProductJson;
     const archived = await api.send("POST", `/api/admin/products/${RING}/archive`, { version: ring.version });
     expect(await archived.json()).toMatchObject({ archived: true, version: ring.version + 1 });
     // Again, through the API and through the page: the product is as it was, with no new version.
@@ -255,7 +255,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
 
   it("refuses a version that is not a whole number with 400, changing nothing", async () => {
     const { api, services } = await setup();
-    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProductJson;
     const fields = { title: ring.title, price: 1, description: ring.description, category: ring.category, stock: 1 };
     for (const version of ["abc", 1.5, 0, -1, true]) {
       const archive = await api.send("POST", `/api/admin/products/${RING}/archive`, { version });
@@ -275,7 +275,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     const send: Send = (path, init) => app.request(`${TEST_ORIGIN}${path}`, init);
     const bought = await checkout(send, { origin: TEST_ORIGIN, cookie, items: [{ id: RING, amount: 1 }] });
     expect(bought.paid?.status).toBe(200);
-    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct;
+    const ring = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProductJson;
     // The shop's pages are cached before, to see that archiving drops them.
     expect(await (await app.request(`${TEST_ORIGIN}/results/jewelery`)).text()).toContain(ring.title);
 
@@ -301,7 +301,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     expect(orders.orders[0]!.basket).toEqual([expect.objectContaining({ id: RING, title: ring.title })]);
     expect(await (await app.request(`${TEST_ORIGIN}/orders`, { headers: { cookie } })).text()).toContain(ring.title);
     // The back office still lists it, and can put it back.
-    const listed = (await (await api.get("/api/admin/products?category=jewelery")).json()) as { products: AdminProduct[] };
+    const listed = (await (await api.get("/api/admin/products?category=jewelery")).json()) as { products: AdminProductJson[] };
     expect(listed.products.find((p) => p.id === RING)).toMatchObject({ archived: true });
     expect((await api.send("POST", `/api/admin/products/${RING}/unarchive`, { version: ring.version })).status).toBe(409);
     expect((await api.send("POST", `/api/admin/products/${RING}/unarchive`)).status).toBe(200);
@@ -316,7 +316,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
       app.request(`${TEST_ORIGIN}/api/admin/products/${RING}/image`, { method: "POST", headers: { cookie: admin, origin: TEST_ORIGIN, "content-type": type }, body });
     const saved = await upload(new Uint8Array(png), "image/png");
     expect(saved.status).toBe(200);
-    const product = (await saved.json()) as AdminProduct;
+    const product = (await saved.json()) as AdminProductJson;
     expect(product.image).toMatch(/^\/images\/products\/uploads\/[0-9a-f]{32}\/480$/);
     await settled(RING, (p) => p?.image === product.image);
     expect((await (await app.request(`${TEST_ORIGIN}/api/catalogue/products/${RING}`)).json()) as { image: string }).toMatchObject({ image: `${TEST_ORIGIN}${product.image}` });
@@ -334,7 +334,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     form.set("image", new Blob([new Uint8Array(await sharp(png).jpeg().toBuffer())]), "ring.jpg");
     const multipart = await app.request(`${TEST_ORIGIN}/api/admin/products/${RING}/image`, { method: "POST", headers: { cookie: admin, origin: TEST_ORIGIN }, body: form });
     expect(multipart.status).toBe(200);
-    const again = (await multipart.json()) as AdminProduct;
+    const again = (await multipart.json()) as AdminProductJson;
     expect(again.image).not.toBe(product.image);
     expect(again.version).toBe(product.version + 1);
     await settled(RING, (p) => p?.image === again.image);
@@ -346,7 +346,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     expect(big.status).toBe(413);
     const huge = await upload(new Uint8Array(6 * 1024 * 1024), "image/png");
     expect(huge.status).toBe(413);
-    expect(((await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProduct).image).toBe(again.image);
+    expect(((await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProductJson).image).toBe(again.image);
     // Everywhere else the body limit is still 64 KiB.
     expect((await api.send("PUT", `/api/admin/products/${RING}`, { title: "x".repeat(70_000) })).status).toBe(413);
   });
@@ -357,7 +357,7 @@ describe("admin products with a catalogue the shop does not keep", () => {
     const { app, services } = await testApp({ env: { CATALOGUE_URL: "https://fakestoreapi.com" } });
     const admin = await signUpAdmin(app, services);
     const reason = "The catalogue comes from fakestoreapi.com: change products there.";
-    const list = (await (await app.request("/api/admin/products?q=ring", { headers: { cookie: admin } })).json()) as { products: AdminProduct[]; editable: boolean; reason: string };
+    const list = (await (await app.request("/api/admin/products?q=ring", { headers: { cookie: admin } })).json()) as { products: AdminProductJson[]; editable: boolean; reason: string };
     expect(list).toMatchObject({ editable: false, reason });
     expect(list.products.length).toBeGreaterThan(0);
     const write = await app.request("/api/admin/products/1/archive", { ...jsonPost({}), headers: { ...jsonPost({}).headers, cookie: admin } });

@@ -3,13 +3,12 @@ import type { Actor } from "../audit/log.ts";
 
 /**
  * A product as the back office sees it: the shop's fields, the stock on hand and held by checkouts,
- * the version an edit must start from, and whether it is archived. `price` is in dollars, as the
- * catalogue API (FakeStore's shape) has it; the database keeps integer cents.
+ * the version an edit must start from, and whether it is archived. The price in integer cents.
  */
 export interface AdminProduct {
   id: number;
   title: string;
-  price: number;
+  priceCents: number;
   description: string;
   category: string;
   /** The picture's address on our origin. */
@@ -21,6 +20,11 @@ export interface AdminProduct {
   version: number;
   archived: boolean;
 }
+
+/** A product as the back office's API answers it: the price in dollars, as the catalogue API (FakeStore's shape) has it. */
+export type AdminProductJson = Omit<AdminProduct, "priceCents"> & { price: number };
+
+export const adminProductJson = ({ priceCents, ...product }: AdminProduct): AdminProductJson => ({ ...product, price: priceCents / 100 });
 
 export const PRODUCT_SORTS = ["id", "stock", "-stock"] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];

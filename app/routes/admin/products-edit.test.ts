@@ -3,7 +3,7 @@ import type { AdminContext } from "../../../server/admin/context.ts";
 import type { AdminProduct, ProductsAdmin, ProductWrite } from "../../../server/admin/products.ts";
 import { action } from "./products-edit.tsx";
 
-const RING: AdminProduct = { id: 8, title: "Ring", price: 649, description: "", category: "jewelery", image: "/ring.png", stock: 3, reserved: 0, version: 4, archived: false };
+const RING: AdminProduct = { id: 8, title: "Ring", priceCents: 64900, description: "", category: "jewelery", image: "/ring.png", stock: 3, reserved: 0, version: 4, archived: false };
 const BAD_VERSION = "This form does not say which version of the product it shows. Please reload the page and try again.";
 
 /** The edit page's action with a products service that records what it was asked. */

@@ -83,7 +83,7 @@ export default function EditProduct({ loaderData: { product, categories, source 
   // After a refusal the page keeps what it was showing, so a second try is refused the same way until a reload.
   const version = refused ? refused.version : product.version;
   const stockWas = refused ? refused.stockWas : product.stock === null ? null : String(product.stock);
-  const values: ProductFormValues = refused?.values ?? { title: product.title, price: product.price.toFixed(2), description: product.description, category: product.category, stock: String(product.stock ?? 0) };
+  const values: ProductFormValues = refused?.values ?? { title: product.title, price: (product.priceCents / 100).toFixed(2), description: product.description, category: product.category, stock: String(product.stock ?? 0) };
   const message = (intent: Intent) =>
     // Once the page shows what the change made: React Router hands over the action's answer while
     // it is still reloading the page's data (the old picture, version and figures).

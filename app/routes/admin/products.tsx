@@ -85,7 +85,7 @@ export default function AdminProducts({ loaderData: { list, query, categories, s
                 {source.editable ? <Link to={`/admin/products/${product.id}`}>{product.title}</Link> : product.title}
               </span>,
               product.category,
-              <Price key="price" cents={Math.round(product.price * 100)} />,
+              <Price key="price" cents={product.priceCents} />,
               <Stock key="stock" units={product.stock} lowStock={lowStock} />,
               product.reserved,
               product.archived ? "Archived" : "On sale",
