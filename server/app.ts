@@ -28,6 +28,7 @@ import { pages } from "./pages.ts";
 import { hasBody, readyAnswers } from "./pipeline/ready-answers.ts";
 import type { Step } from "./pipeline/step.ts";
 import type { Services } from "./services.ts";
+import { sitemapsStep } from "./sitemaps/routes.ts";
 
 export interface AppDeps {
   config: Pick<Config, "NODE_ENV" | "PUBLIC_URL" | "TRUSTED_ORIGINS" | "TRUST_PROXY" | "PAGE_CACHE_ENTRIES" | "INSTANCE_NAME" | "AUTH_RATE_LIMIT_WINDOW_SECONDS" | "SHOP_TIME_ZONE" | "LOW_STOCK_THRESHOLD">;
@@ -124,6 +125,8 @@ export function pipelineSteps({ config, log, services, ssr, clientDir, pageRoute
       hono: (app) => void (files && app.use("*", (c, next) => (isFilePath(c.req.path) ? files(c, next) : next()))),
       inFront: { idle: "files come from disk" },
     },
+    // robots.txt and the sitemaps, ahead of the pages, which would answer them "Page not found".
+    sitemapsStep(services.catalogue, config.PUBLIC_URL),
     {
       name: "pages",
       hono: (app) => void (ssr && app.all("*", pages(ssr, { config, log, services, caches }))),

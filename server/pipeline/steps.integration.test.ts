@@ -39,8 +39,11 @@ describe("the pipeline's steps", () => {
       API: "idle",
       images: "idle",
       files: "idle",
+      sitemaps: "idle",
       pages: "finds",
     });
+    // robots.txt and the sitemaps are answered before the pages would call them "Page not found".
+    expect(steps.map(({ step }) => step.name).slice(-2)).toEqual(["sitemaps", "pages"]);
     for (const { step } of steps) if ("idle" in step.inFront) expect(step.inFront.idle.length, step.name).toBeGreaterThan(10);
   });
 
