@@ -20,7 +20,7 @@ const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
 export const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (char) => ENTITIES[char]!);
 
 /** A W3C datetime to the second, in UTC: 2024-05-01T12:30:00Z. */
-export const w3cDate = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+export const w3cDate = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
 /** `items` in runs of at most `max`, in order (none for none). */
 export function inRuns<T>(items: readonly T[], max = MAX_URLS): T[][] {
