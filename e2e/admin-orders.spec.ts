@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Browser, Page } from "@playwright/test";
 import { mailTo } from "./mail.ts";
-import { expect, expectNoSeriousViolations, formatCents, open, productById, registerAccount, test, toCents, viewports } from "./support.ts";
+import { expect, expectNoSeriousViolations, formatCents, open, pay, productById, registerAccount, test, toCents, viewports } from "./support.ts";
 
 // The back office's orders, refunds and mail, as an admin and a shopper see them.
 
@@ -19,17 +19,6 @@ async function adminPage(browser: Browser): Promise<Page> {
   const email = await registerAccount(page);
   await grantAdmin(email);
   return page;
-}
-
-/** Pays for `items` as the page's signed-in shopper, as the checkout page does (its own API calls, same origin); the order id. */
-async function pay(page: Page, items: Array<{ id: number; amount: number }>): Promise<string> {
-  const origin = new URL(page.url()).origin;
-  const total = items.reduce((sum, item) => sum + toCents(productById(item.id).price) * item.amount, 0);
-  const created = await page.request.post("/api/payment/create", { data: { items, total }, headers: { origin } });
-  const { clientSecret } = (await created.json()) as { clientSecret: string };
-  const card = { number: "4242424242424242", expMonth: 12, expYear: 2040, cvc: "123", postalCode: "1000" };
-  const paid = await page.request.post("/api/payment/confirm", { data: { clientSecret, card }, headers: { origin } });
-  return ((await paid.json()) as { paymentIntent: { id: string } }).paymentIntent.id;
 }
 
 test("an admin refunds one line and the shopper's open orders page shows it without a reload", async ({ browser, page, pageErrors }) => {

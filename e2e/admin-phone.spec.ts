@@ -1,19 +1,8 @@
 import type { Page } from "@playwright/test";
-import { expect, formatCents, open, productById, signInAsAdmin, test, toCents, viewports } from "./support.ts";
+import { expect, formatCents, open, pay, productById, signInAsAdmin, test, toCents, viewports } from "./support.ts";
 
 // The back office on a phone: every screen at 360 px, every action and every column's value on
 // screen without scrolling sideways; and the refund form, which starts empty after a refund.
-
-/** Pays for `items` as the page's signed-in visitor, as the checkout page does; the order's id. */
-async function pay(page: Page, items: Array<{ id: number; amount: number }>): Promise<string> {
-  const origin = new URL(page.url()).origin;
-  const total = items.reduce((sum, item) => sum + toCents(productById(item.id).price) * item.amount, 0);
-  const created = await page.request.post("/api/payment/create", { data: { items, total }, headers: { origin } });
-  const { clientSecret } = (await created.json()) as { clientSecret: string };
-  const card = { number: "4242424242424242", expMonth: 12, expYear: 2040, cvc: "123", postalCode: "1000" };
-  const paid = await page.request.post("/api/payment/confirm", { data: { clientSecret, card }, headers: { origin } });
-  return ((await paid.json()) as { paymentIntent: { id: string } }).paymentIntent.id;
-}
 
 /** Every control and table cell that is shown, with how far it reaches past either side of the window (0: none). */
 async function offScreen(page: Page): Promise<string[]> {

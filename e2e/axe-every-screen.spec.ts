@@ -1,19 +1,8 @@
 import type { Page } from "@playwright/test";
-import { card, cartLink, expect, expectCartCount, expectNoViolationsAtAll, open, productById, registerAccount, signInAsAdmin, test, toCents, viewports } from "./support.ts";
+import { card, cartLink, expect, expectCartCount, expectNoViolationsAtAll, open, productById, pay, registerAccount, signInAsAdmin, test, viewports } from "./support.ts";
 
 // Every screen of the shop and of the back office, at phone and desktop width: axe-core with every
 // rule it has, experimental ones and best practices included, finds nothing.
-
-/** Pays for `items` as the page's signed-in visitor, as the checkout page does; the order's id. */
-async function pay(page: Page, items: Array<{ id: number; amount: number }>): Promise<string> {
-  const origin = new URL(page.url()).origin;
-  const total = items.reduce((sum, item) => sum + toCents(productById(item.id).price) * item.amount, 0);
-  const created = await page.request.post("/api/payment/create", { data: { items, total }, headers: { origin } });
-  const { clientSecret } = (await created.json()) as { clientSecret: string };
-  const card = { number: "4242424242424242", expMonth: 12, expYear: 2040, cvc: "123", postalCode: "1000" };
-  const paid = await page.request.post("/api/payment/confirm", { data: { clientSecret, card }, headers: { origin } });
-  return ((await paid.json()) as { paymentIntent: { id: string } }).paymentIntent.id;
-}
 
 async function fillBasket(page: Page) {
   await open(page, "/");

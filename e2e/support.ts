@@ -191,3 +191,17 @@ export async function signInAsAdmin(page: Page, baseURL = test.info().project.us
   const signIn = await page.request.post(`${origin}/api/auth/sign-in/email`, { data: { email: ADMIN_EMAIL, password: PASSWORD }, headers: { origin } });
   expect(signIn.status(), await signIn.text()).toBe(200);
 }
+
+/**
+ * Pays for `items` as the page's signed-in shopper, as the checkout page does (its own API calls,
+ * same origin, Stripe's test card); the order's id.
+ */
+export async function pay(page: Page, items: Array<{ id: number; amount: number }>): Promise<string> {
+  const origin = new URL(page.url()).origin;
+  const total = items.reduce((sum, item) => sum + toCents(productById(item.id).price) * item.amount, 0);
+  const created = await page.request.post("/api/payment/create", { data: { items, total }, headers: { origin } });
+  const { clientSecret } = (await created.json()) as { clientSecret: string };
+  const card = { number: "4242424242424242", expMonth: 12, expYear: 2040, cvc: "123", postalCode: "1000" };
+  const paid = await page.request.post("/api/payment/confirm", { data: { clientSecret, card }, headers: { origin } });
+  return ((await paid.json()) as { paymentIntent: { id: string } }).paymentIntent.id;
+}
