@@ -46,7 +46,7 @@ async function runImport(database: AppDatabase, log: Logger, file: string, forma
   const progress = progressLine();
   const show = (p: ImportProgress) => progress.show(p.stage === "checked" ? `checked ${count(p.rows)} rows` : `written ${count(p.rows)} of ${count(p.of)} rows`);
   try {
-    const outcome = await importProducts({ db: database.db, events }, fs.createReadStream(file), format, CATALOGUE_COMMAND, show);
+    const outcome = await importProducts({ db: database.db, engine: database.engine, events }, fs.createReadStream(file), format, CATALOGUE_COMMAND, show);
     progress.done();
     if (!outcome.ok) {
       console.error(`Nothing was written: ${file} has problems.`);

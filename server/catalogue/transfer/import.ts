@@ -3,8 +3,9 @@
 // catalogue-changed event. The same service for the command line and the back office.
 
 import type { Readable } from "node:stream";
-import type { Kysely, Selectable, Transaction } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import { type Actor, appendAudit } from "../../audit/log.ts";
+import type { Engine } from "../../db/database.ts";
 import type { ProductsTable, Schema } from "../../db/schema.ts";
 import { inTransaction } from "../../stock/transaction.ts";
 import type { CatalogueEvents } from "../events.ts";
@@ -16,6 +17,7 @@ import { Spool } from "./spool.ts";
 
 export interface ImportDeps {
   db: Kysely<Schema>;
+  engine: Engine;
   events: Pick<CatalogueEvents, "publish">;
   now?: () => number;
 }
@@ -188,6 +190,10 @@ async function topId(trx: Transaction<Schema>): Promise<number> {
 async function writeAll(deps: ImportDeps, spool: Spool, checked: Checked, actor: Actor, onProgress?: (progress: ImportProgress) => void): Promise<ImportCounts> {
   const now = deps.now?.() ?? Date.now();
   return inTransaction(deps.db, async (trx) => {
+    // Each batch's statements are prepared once per connection, and PostgreSQL would plan them
+    // once for all: on a table that grows by thousands of rows within this transaction, a plan
+    // made while it was small (a scan of the whole table per batch) makes the import quadratic.
+    if (deps.engine === "postgres") await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
     const names = [...checked.categories];
     for (let i = 0; i < names.length; i += BATCH) await addCategories(trx, names.slice(i, i + BATCH));
     // New ids come after every id the file names, so no row without one takes a later row's id.
