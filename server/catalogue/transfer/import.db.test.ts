@@ -6,7 +6,7 @@ import { memoryLogger } from "../../../test/support/logger.ts";
 import type { Actor } from "../../audit/log.ts";
 import { type CatalogueChanged, type CatalogueEvents, InProcessCatalogueEvents, PostgresCatalogueEvents } from "../events.ts";
 import { updateProductAt } from "../products-table.ts";
-import { readSeed, seedCatalogue } from "../seed.ts";
+import { readSeed, type SeedEntry, seedCatalogue } from "../seed.ts";
 import { exportProducts } from "./export.ts";
 import { importProducts } from "./import.ts";
 import type { Format } from "./parse.ts";
@@ -50,7 +50,7 @@ describe.each(testEngines())("catalogue import and export on %s", (engine) => {
 
   /** The seeded product 1 changed, 2 as it is, a new id, and one without an id in a new category (no rating: 0). */
   const [first, second] = SEED;
-  const mixed = [
+  const mixed: Array<Omit<SeedEntry, "id" | "rating"> & Partial<Pick<SeedEntry, "id" | "rating">>> = [
     { ...first!, title: "Waxed Canvas Rucksack, Olive", price: 95, stock: 7 },
     { ...second! },
     { id: 500, title: "Oak Plant Stand", price: 42.5, description: "Solid oak.", category: "garden", image: "https://img.example.com/stand.jpg", rating: { rate: 4.5, count: 12 }, stock: 3 },
