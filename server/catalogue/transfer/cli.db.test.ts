@@ -71,6 +71,7 @@ describe.each(testEngines())("npm run catalogue on %s", (engine) => {
     });
     expect(catalogue(env, "import", path.join(dir, "shop.xlsx"))).toEqual({ code: 2, out: "", err: `${path.join(dir, "shop.xlsx")}: the format goes by the file's extension, .json or .csv.` });
     expect(catalogue(env, "import", path.join(dir, "none.json"))).toMatchObject({ code: 1, err: `${path.join(dir, "none.json")}: there is no such file.` });
+    expect(catalogue({ ...env, CATALOGUE_URL: "https://fakestore.example" }, "import", csv)).toMatchObject({ code: 1, err: expect.stringContaining("CATALOGUE_URL") });
     expect(catalogue(env, "load", csv)).toMatchObject({ code: 2, err: "Usage: npm run catalogue -- import <file.json|file.csv> | export <file.json|file.csv>" });
   });
 });

@@ -97,6 +97,10 @@ async function main(args: string[]): Promise<number> {
     return 1;
   }
   const config = loadConfig();
+  if (config.CATALOGUE_URL) {
+    console.error("The shop reads its products from CATALOGUE_URL: its database holds no catalogue to load or write.");
+    return 1;
+  }
   const log = createLogger({ ...config, LOG_LEVEL: "warn" });
   const database = openDatabase(databaseTarget(config), { log });
   try {
