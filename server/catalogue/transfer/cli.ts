@@ -35,6 +35,7 @@ function progressLine(): { show(text: string): void; done(): void } {
     },
     done() {
       if (shown) process.stderr.write("\r\x1b[K");
+      shown = false;
     },
   };
 }
