@@ -1,5 +1,6 @@
 import type { Logger } from "../log.ts";
 import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
+import { type ListSort, pageOf, type ProductPage, SortedLists } from "./listing.ts";
 import { parseProductId, type Product } from "./product.ts";
 
 /**
@@ -12,6 +13,11 @@ export interface CatalogueForPages {
   inCategory(name: string): Promise<Product[]>;
   /** The product named by a URL segment, or null for a malformed or unknown id. */
   product(rawId: string): Promise<Product | null>;
+  /**
+   * Page `page` (from 1) of `size` products of `category` (every product when null) in the order
+   * `sort` names: the slice is cut here, so a page renders only its own products.
+   */
+  page(category: string | null, sort: ListSort, page: number, size: number): Promise<ProductPage>;
 }
 
 export function catalogueForPages(catalogue: Catalogue, log: Logger): CatalogueForPages {
@@ -24,6 +30,7 @@ export function catalogueForPages(catalogue: Catalogue, log: Logger): CatalogueF
       return fallback;
     }
   }
+  const sorted = new SortedLists();
   return {
     list: () => read(() => catalogue.list(), []),
     inCategory: (name) => read(() => catalogue.inCategory(name), []),
@@ -31,5 +38,6 @@ export function catalogueForPages(catalogue: Catalogue, log: Logger): CatalogueF
       const id = parseProductId(rawId);
       return id === null ? Promise.resolve(null) : read(() => catalogue.byId(id), null);
     },
+    page: async (category, sort, page, size) => pageOf(sorted.of(await read(() => catalogue.list(), []), category, sort), page, size),
   };
 }
