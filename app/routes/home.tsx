@@ -10,17 +10,31 @@ import mensClothing from "../assets/categories/mens-clothing.svg";
 import womensClothing from "../assets/categories/womens-clothing.svg";
 import { Carousel } from "../components/Carousel.tsx";
 import { CategoryTile } from "../components/CategoryTile.tsx";
+import { data } from "react-router";
 import { HydrateLater, cardTurn } from "../components/HydrateLater.tsx";
+import { canonicalHref, PAGE_SIZE, pagedTitle, parsePage } from "../components/list-query.ts";
+import { Pager } from "../components/Pager.tsx";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 
 export const handle = { shell: true };
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta("Storefront", "Shop electronics, jewelry, men's and women's clothing at Storefront, with delivery to Ethiopia.");
+const DESCRIPTION = "Shop electronics, jewelry, men's and women's clothing at Storefront, with delivery to Ethiopia.";
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { products: await context.catalogue.list() };
+// Page 1 is the shop's own title; a later page is named by the list it shows ("All products – page 2 | Storefront").
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  if (!loaderData) return [];
+  const { page, canonical } = loaderData;
+  return [...pageMeta(page > 1 ? pagedTitle("All products", page) : "Storefront", DESCRIPTION), { tagName: "link", rel: "canonical", href: canonical }];
+};
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const number = parsePage(new URL(request.url).searchParams.get("page"));
+  // A page that is not there is the shop's "Page not found" (root.tsx), with its 404.
+  if (number === null) throw data(null, { status: 404 });
+  const { products, page, pages } = await context.catalogue.page(null, "id", number, PAGE_SIZE);
+  if (page > pages) throw data(null, { status: 404 });
+  return { products, page, pages, canonical: canonicalHref(context.publicUrl, "/", "id", page) };
 }
 
 const SLIDES = [
@@ -39,22 +53,25 @@ const TILES = [
   { title: "Jewelry", category: "jewelery", image: jewelery },
 ];
 
-export default function Home({ loaderData }: Route.ComponentProps) {
+export default function Home({ loaderData: { products, page, pages } }: Route.ComponentProps) {
   return (
     <div className="home">
       <h1 className="visually-hidden">Storefront</h1>
-      <Carousel slides={SLIDES} width={1500} height={600} />
-      <section className="home__tiles" aria-label="Shop by category">
-        {TILES.map((tile) => (
-          <CategoryTile key={tile.category} {...tile} />
-        ))}
-      </section>
-      <section className="home__products" aria-labelledby="home-products">
+      {/* The banners and tiles open the shop; the later pages go on with its products. */}
+      {page === 1 && <Carousel slides={SLIDES} width={1500} height={600} />}
+      {page === 1 && (
+        <section className="home__tiles" aria-label="Shop by category">
+          {TILES.map((tile) => (
+            <CategoryTile key={tile.category} {...tile} />
+          ))}
+        </section>
+      )}
+      <section className={page === 1 ? "home__products" : "home__products home__products--later"} aria-labelledby="home-products">
         <h2 id="home-products" className="visually-hidden">
           All products
         </h2>
         <ul className="product-grid">
-          {loaderData.products.map((product, i) => (
+          {products.map((product, i) => (
             // The list is below the fold: its cards hydrate after the rest of the page, a few per task.
             <HydrateLater key={product.id} group={cardTurn(i)}>
               <li>
@@ -63,6 +80,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </HydrateLater>
           ))}
         </ul>
+        <Pager path="/" page={page} pages={pages} />
       </section>
     </div>
   );
