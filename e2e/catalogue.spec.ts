@@ -292,8 +292,9 @@ test.describe("product page", () => {
     }
 
     const jsonLd = page.locator('script[type="application/ld+json"]');
-    await expect(jsonLd).toHaveCount(1);
-    const data = JSON.parse((await jsonLd.textContent()) ?? "") as {
+    // The product, then its breadcrumbs (a BreadcrumbList).
+    await expect(jsonLd).toHaveCount(2);
+    const data = JSON.parse((await jsonLd.first().textContent()) ?? "") as {
       "@context": string;
       "@type": string;
       name: string;

@@ -1,5 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/product";
+import { inStock } from "../../lib/stock.ts";
+import { resultsPath } from "../components/list-query.ts";
 import { ProductCard } from "../components/ProductCard.tsx";
 import { pageMeta } from "../meta.ts";
 import { shorten } from "../text.ts";
@@ -41,21 +43,39 @@ export default function ProductPage({ loaderData: { product, origin } }: Route.C
       "@type": "Offer",
       price: (product.priceCents / 100).toFixed(2),
       priceCurrency: "USD",
-      availability: product.stock === 0 ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
+      // Stock that is not tracked (null) is unlimited: in stock.
+      availability: inStock(product.stock) ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
     },
     // Search engines reject a rating of no reviews: a product without reviews has no aggregateRating.
     ...(product.rating.count > 0 && {
       aggregateRating: { "@type": "AggregateRating", ratingValue: product.rating.rate, reviewCount: product.rating.count },
     }),
   };
+  // Where the product sits in the shop, so search engines can show the path to it.
+  const breadcrumbs = {
+    "@context": "https://schema.org",
+    "@type": "BreadcrumbList",
+    itemListElement: [
+      { name: "Home", item: `${origin}/` },
+      { name: product.category, item: `${origin}${resultsPath(product.category)}` },
+      { name: product.title, item: `${origin}/products/${product.id}` },
+    ].map((crumb, i) => ({ "@type": "ListItem", position: i + 1, ...crumb })),
+  };
   return (
     <div className="product-page">
       <ProductCard product={product} showDescription showAdd showStock priority headingLevel={1} imageSizes={PRODUCT_IMAGE_SIZES} />
-      <script
-        type="application/ld+json"
-        // JSON.stringify leaves "<" as is; escaping it keeps a title from closing the script element.
-        dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
-      />
+      <JsonLd data={jsonLd} />
+      <JsonLd data={breadcrumbs} />
     </div>
+  );
+}
+
+function JsonLd({ data }: { data: object }) {
+  return (
+    <script
+      type="application/ld+json"
+      // JSON.stringify leaves "<" as is; escaping it keeps a title from closing the script element.
+      dangerouslySetInnerHTML={{ __html: JSON.stringify(data).replace(/</g, "\\u003c") }}
+    />
   );
 }
