@@ -48,6 +48,13 @@ describe("the pages a catalogue change affects", () => {
     expect(KEYS.filter(pages.of({ ids: [2] }, after))).toEqual(["/cart"]);
   });
 
+  it("drops every page and order of a list the change shows on, and no other category's", () => {
+    const pages = new AffectedPages(before);
+    const after = [product(8, "jewelery", 0), ...before.slice(1)];
+    const lists = ["/?page=2", "/?page=3&utm=1", "/results/jewelery?sort=price-asc&page=2", "/results/jewelery?page=4", "/results/electronics?sort=price-asc&page=2", "/results/electronics?page=2"];
+    expect(lists.filter(pages.of({ ids: [8] }, after))).toEqual(["/?page=2", "/?page=3&utm=1", "/results/jewelery?sort=price-asc&page=2", "/results/jewelery?page=4"]);
+  });
+
   it("a change without ids (a remote refresh) drops everything", () => {
     expect(KEYS.filter(new AffectedPages(before).of({ ids: null }, before))).toEqual(KEYS);
     expect(KEYS.filter(new AffectedPages(before).of(undefined, before))).toEqual(KEYS);
