@@ -19,9 +19,7 @@ export function Pager({ path, page, pages }: { path: string; page: number; pages
       ) : (
         <span className="pager__link pager__link--none" />
       )}
-      <span className="pager__where">
-        Page {page} of {pages}
-      </span>
+      <span className="pager__where">{`Page ${page} of ${pages}`}</span>
       {page < pages ? (
         <Link to={`${path}${withPage(search, page + 1)}`} rel="next" className="pager__link">
           Next
