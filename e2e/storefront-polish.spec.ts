@@ -12,7 +12,10 @@ test("the cart at 1280 px puts each line's picture beside its title, price and c
   await card(page, productById(1)).getByRole("button", { name: "Add to cart", exact: true }).click();
   await expectCartCount(page, 1);
   await cartLink(page).click();
+  // The cart page itself, not the home page's card of the same product while the cart loads.
+  await expect(page).toHaveURL(/\/cart$/);
   const line = card(page, productById(1));
+  await expect(line.getByRole("button", { name: `Increase quantity of ${productById(1).title}` })).toBeVisible();
   const picture = (await line.getByRole("img", { name: productById(1).title }).boundingBox())!;
   const title = (await line.getByRole("heading", { name: productById(1).title }).boundingBox())!;
   expect(picture.x + picture.width).toBeLessThanOrEqual(title.x);
