@@ -80,6 +80,12 @@ test.describe("on a shop of its own", () => {
       await page.goBack();
       await expect(page).toHaveURL(/\?page=2$/);
       await expect(cards(page).first()).toHaveAccessibleName("Kitchen item 49");
+
+      // Hydrated, choosing an order sorts at once, from page 1.
+      await page.getByLabel("Sort by").selectOption({ label: "Price: High to Low" });
+      await expect(page).toHaveURL(new RegExp(`/results/${CATEGORY}\\?sort=price-desc$`));
+      await expect(cards(page).first()).toHaveAccessibleName("Kitchen item 64");
+      await expect(page).toHaveTitle(`Results for ${CATEGORY} | Storefront`);
       expect(errors).toEqual([]);
     });
 
