@@ -1,5 +1,8 @@
-import { z } from "zod";
+import type { Readable } from "node:stream";
+import type { z } from "zod";
 import type { Actor } from "../audit/log.ts";
+import type { Format } from "../catalogue/transfer/parse.ts";
+import type { CatalogueImport } from "./catalogue-file.ts";
 
 /**
  * A product as the back office sees it: the shop's fields, the stock on hand and held by checkouts,
@@ -68,61 +71,17 @@ export interface ProductsAdmin {
   update(actor: Actor, id: number, input: unknown): Promise<ProductWrite>;
   setArchived(actor: Actor, id: number, archived: boolean, version?: number): Promise<ProductWrite>;
   uploadImage(actor: Actor, id: number, bytes: Uint8Array, version?: number): Promise<ProductWrite>;
+  /** Loads the catalogue file a request carries (catalogue-file.ts): the counts, or every bad row and field; nothing is written unless every row is good. */
+  importFile(actor: Actor, request: Request): Promise<CatalogueImport>;
+  /** Every product on sale as a catalogue file, streamed; null where the catalogue is not the shop's to export. */
+  exportFile(format: Format): Readable | null;
 }
 
 export const STALE_EDIT = "This product was changed by someone else. Reload to see the changes.";
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 
-/** A form's text or a JSON number: "" and blanks are missing, not zero. */
-const numeric = (message: string) =>
-  z.preprocess((value) => (typeof value === "string" ? (value.trim() === "" ? undefined : Number(value.trim())) : value), z.number({ error: message }).finite(message));
-
-const dollars = numeric("Enter the price in dollars, e.g. 19.99.")
-  .pipe(z.number().min(0, "The price cannot be negative.").max(1_000_000, "The price can be at most $1,000,000."))
-  .refine((price) => Math.abs(price * 100 - Math.round(price * 100)) < 1e-6, "The price can have at most two decimals.");
-
-/** Unicode's control characters (Cc): C0 (tab, CR and LF among them), DEL and C1. */
-const CONTROL_CHARACTER = /\p{Cc}/u;
-export const TITLE_CONTROL = "The title cannot contain line breaks, tabs or other control characters.";
-
-/** The fields an admin writes, from a JSON body or a form alike: `price` in dollars, as both name it. */
-const productInput = z.object({
-  // A title is one line of text on every page, mail, audit entry and log line that shows it: a
-  // line break or control character in it could forge lines there. Checked before the trim, so
-  // a trailing newline is refused too rather than quietly dropped.
-  title: z
-    .string({ error: "Enter a title." })
-    .refine((title) => !CONTROL_CHARACTER.test(title), TITLE_CONTROL)
-    .trim()
-    .min(1, "Enter a title.")
-    .max(500, "The title can be at most 500 characters."),
-  price: dollars,
-  description: z.string({ error: "Enter a description." }).trim().max(10_000, "The description can be at most 10,000 characters."),
-  category: z.string({ error: "Choose a category." }).trim().min(1, "Choose a category."),
-  stock: numeric("Enter the stock as a whole number.").pipe(z.number().int("Enter the stock as a whole number.").min(0, "The stock cannot be negative.").max(1_000_000, "The stock can be at most 1,000,000.")),
-});
-
-/** The form's and the API's dollars as integer cents: what the shop works in from here on. */
-const inCents = <T extends { price: number }>({ price, ...fields }: T): Omit<T, "price"> & { priceCents: number } => ({ ...fields, priceCents: Math.round(price * 100) });
-
-/** The fields an admin writes, parsed: the price in integer cents. */
-export const productFields = productInput.transform(inCents);
-export type ProductFields = z.output<typeof productFields>;
-
-const VERSION = "version must be the product's version (a whole number).";
-export const versionField = numeric(VERSION).pipe(z.number().int(VERSION).min(1, VERSION));
-/**
- * An edit: the fields, the version it started from, and (optionally) the stock it started from.
- * With `stockWas`, stock moves by what the admin changed (`stock - stockWas`), so units sold while
- * the form was open are not put back by a save; without it, `stock` is set as given.
- */
-export const productEdit = productInput
-  .extend({
-    version: versionField,
-    stockWas: numeric("stockWas must be a whole number.").pipe(z.number().int().min(0)).optional(),
-  })
-  .transform(inCents);
+export { productEdit, type ProductFields, productFields, TITLE_CONTROL, versionField } from "../catalogue/product-fields.ts";
 
 /** The first problem of `input` against `schema`, as a 400, or the parsed value. */
 export function parsed<T extends z.ZodType>(schema: T, input: unknown): { ok: true; value: z.infer<T> } | ProductRefusal {

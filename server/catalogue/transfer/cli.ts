@@ -13,7 +13,7 @@ import { createLogger, type Logger } from "../../log.ts";
 import { type CatalogueEvents, InProcessCatalogueEvents, PostgresCatalogueEvents } from "../events.ts";
 import { seedCatalogue } from "../seed.ts";
 import { exportProducts } from "./export.ts";
-import { countsLine, problemLines } from "./format.ts";
+import { countsLine, problemLines } from "../../../lib/catalogue-file.ts";
 import { importProducts, type ImportProgress } from "./import.ts";
 import { type Format, formatOf } from "./parse.ts";
 

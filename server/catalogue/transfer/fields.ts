@@ -2,8 +2,11 @@
 // description, category, stock) and the few fields only a file carries (id, image, rating).
 
 import { z } from "zod";
-import { productFields } from "../../admin/products.ts";
+import type { Problem } from "../../../lib/catalogue-file.ts";
+import { productFields } from "../product-fields.ts";
 import { UPLOADED } from "../uploaded-images.ts";
+
+export type { Problem };
 
 /** A file's columns: catalogue/products.json's fields, the rating's two as CSV names them. */
 export const COLUMNS = ["id", "title", "price", "description", "category", "image", "rating_rate", "rating_count", "stock"] as const;
@@ -28,12 +31,6 @@ export interface ProductRow {
   stock: number;
 }
 
-/** What is wrong with one field of one row (`row` is 1-based, the header not counted; null: the file as a whole). */
-export interface Problem {
-  row: number | null;
-  field: string;
-  message: string;
-}
 
 /** A CSV cell's text as a number; an empty cell is no value. */
 const numberOf = (value: unknown) => (typeof value === "string" ? (value.trim() === "" ? undefined : Number(value.trim())) : value);

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { checkFields, isImageReference } from "./fields.ts";
-import { countsLine, problemLines } from "./format.ts";
+import { countsLine, problemLines } from "../../../lib/catalogue-file.ts";
 import { formatOf, type ReadRow, readRows, UnreadableFile } from "./parse.ts";
 
 // Reading a catalogue file row by row, checking a row, and what the command line prints.

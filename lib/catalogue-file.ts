@@ -1,6 +1,12 @@
-// What the command line (and the back office) says about an import: the counts, or the bad rows.
+// What the command line and the back office say about a catalogue file's import: the counts, or
+// the bad rows.
 
-import type { Problem } from "./fields.ts";
+/** What is wrong with one field of one row (`row` is 1-based, the header not counted; null: the file as a whole). */
+export interface Problem {
+  row: number | null;
+  field: string;
+  message: string;
+}
 
 const count = (n: number) => n.toLocaleString("en-US");
 
