@@ -23,6 +23,7 @@ export default [
     route("audit", "routes/admin/audit.tsx"),
     route("products", "routes/admin/products.tsx"),
     route("products/new", "routes/admin/products-new.tsx"),
+    route("products/import", "routes/admin/products-import.tsx"),
     route("products/:productId", "routes/admin/products-edit.tsx"),
     route("orders", "routes/admin/orders.tsx"),
     route("orders/:orderId", "routes/admin/order.tsx"),

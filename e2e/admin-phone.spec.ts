@@ -25,7 +25,7 @@ test.describe("the back office at 360 px", () => {
     await signInAsAdmin(page);
     await open(page, "/");
     const orderId = await pay(page, [{ id: 7, amount: 1 }]);
-    for (const path of ["/admin", "/admin/products", "/admin/products/new", "/admin/products/7", "/admin/orders", `/admin/orders/${orderId}`, "/admin/mail", "/admin/audit"]) {
+    for (const path of ["/admin", "/admin/products", "/admin/products/new", "/admin/products/import", "/admin/products/7", "/admin/orders", `/admin/orders/${orderId}`, "/admin/mail", "/admin/audit"]) {
       await open(page, path);
       await expect(page.getByRole("navigation", { name: "Back office" }), path).toBeVisible();
       expect(await page.evaluate(() => document.scrollingElement!.scrollWidth - innerWidth), path).toBeLessThanOrEqual(0);

@@ -46,7 +46,7 @@ for (const [label, viewport] of Object.entries(viewports)) {
       await signInAsAdmin(page);
       await open(page, "/");
       const orderId = await pay(page, [{ id: 5, amount: 2 }]);
-      for (const path of ["/admin", "/admin/products", "/admin/products/new", "/admin/products/5", "/admin/orders", `/admin/orders/${orderId}`, "/admin/mail", "/admin/audit"]) {
+      for (const path of ["/admin", "/admin/products", "/admin/products/new", "/admin/products/import", "/admin/products/5", "/admin/orders", `/admin/orders/${orderId}`, "/admin/mail", "/admin/audit"]) {
         await open(page, path);
         await expect(page.getByRole("navigation", { name: "Back office" }), path).toBeVisible();
         await expectNoViolationsAtAll(page, path);

@@ -146,7 +146,7 @@ export async function createServices(
     refunds,
     adminOrders: new AdminOrders(database.db, orders, refunds),
     products: databaseCatalogue
-      ? new DatabaseProducts({ db: database.db, events: catalogueEvents, catalogue: databaseCatalogue })
+      ? new DatabaseProducts({ db: database.db, engine: database.engine, events: catalogueEvents, catalogue: databaseCatalogue })
       : new ReadOnlyProducts(catalogue, readOnlyReason(config.CATALOGUE_URL)),
     async close() {
       readiness.drain();

@@ -1,4 +1,6 @@
+import type { Actor } from "../audit/log.ts";
 import type { Catalogue } from "../catalogue/catalogue.ts";
+import type { CatalogueImport } from "./catalogue-file.ts";
 import type { Product } from "../catalogue/product.ts";
 import { type AdminProduct, DEFAULT_LIMIT, type ProductList, type ProductQuery, type ProductsAdmin, type ProductWrite } from "./products.ts";
 
@@ -72,5 +74,14 @@ export class ReadOnlyProducts implements ProductsAdmin {
 
   async uploadImage(): Promise<ProductWrite> {
     return this.refusal;
+  }
+
+  async importFile(_actor: Actor, request: Request): Promise<CatalogueImport> {
+    await request.body?.cancel();
+    return { ok: false, status: 409, message: this.source.reason };
+  }
+
+  exportFile(): null {
+    return null;
   }
 }

@@ -1,3 +1,4 @@
+import { PassThrough, Readable } from "node:stream";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { parseProductId } from "../catalogue/product.ts";
@@ -103,5 +104,33 @@ export function productRoutes(products: ProductsAdmin): Hono<StaffEnv> {
     return answer(c, await products.uploadImage(actorOf(c), id, bytes, version));
   });
 
+  mountCatalogueFiles(api, products);
   return api;
+}
+
+const exportQuery = z.object({ format: z.enum(["json", "csv"], { error: "format must be json or csv" }).default("json") });
+const FILE_TYPES = { json: "application/json; charset=utf-8", csv: "text/csv; charset=utf-8" } as const;
+
+/**
+ * The catalogue as a file: POST /import takes one (the body itself as text/csv or application/json,
+ * or a form's `file`) and answers the counts, or 422 with every bad row; GET /export?format= gives
+ * every product on sale, streamed as a download.
+ */
+function mountCatalogueFiles(api: Hono<StaffEnv>, products: ProductsAdmin): void {
+  api.post("/import", async (c) => {
+    const outcome = await products.importFile(actorOf(c), c.req.raw);
+    if (outcome.ok) return jsonResponse(c, { added: outcome.added, updated: outcome.updated, unchanged: outcome.unchanged });
+    if (!("problems" in outcome)) throw new HttpError(outcome.status, outcome.message);
+    const { problems, unlisted } = outcome;
+    return jsonResponse(c, { error: "Some rows are not right; nothing was imported.", problems, unlisted }, 422);
+  });
+
+  api.get("/export", (c) => {
+    const { format } = queryParams(c, exportQuery);
+    const file = products.exportFile(format);
+    if (!file) throw new HttpError(409, products.source.editable ? "The catalogue cannot be exported." : products.source.reason);
+    const headers = { "Content-Type": FILE_TYPES[format], "Content-Disposition": `attachment; filename="products.${format}"`, "Cache-Control": "private, no-store" };
+    // The export's text, as bytes for the web stream the answer is.
+    return new Response(Readable.toWeb(file.pipe(new PassThrough())) as ReadableStream<Uint8Array>, { headers });
+  });
 }

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { isDeepStrictEqual } from "node:util";
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
@@ -5,7 +6,12 @@ import type { CatalogueEvents } from "../catalogue/events.ts";
 import { insertProducts, type ProductUpdate, updateProductAt } from "../catalogue/products-table.ts";
 import { UPLOADED } from "../catalogue/uploaded-images.ts";
 import type { ProductsTable, Schema } from "../db/schema.ts";
+import { exportProducts } from "../catalogue/transfer/export.ts";
+import { importProducts } from "../catalogue/transfer/import.ts";
+import type { Format } from "../catalogue/transfer/parse.ts";
+import type { Engine } from "../db/database.ts";
 import { inTransaction } from "../stock/transaction.ts";
+import { type CatalogueImport, importRequest } from "./catalogue-file.ts";
 import { type Actor, appendAudit } from "../audit/log.ts";
 import {
   type AdminProduct,
@@ -51,6 +57,7 @@ export class DatabaseProducts implements ProductsAdmin {
   constructor(
     private readonly deps: {
       db: Kysely<Schema>;
+      engine: Engine;
       events: CatalogueEvents;
       catalogue: Pick<DatabaseCatalogue, "imageOf" | "uploads">;
       now?: () => number;
@@ -169,6 +176,15 @@ export class DatabaseProducts implements ProductsAdmin {
   private async changed(trx: Transaction<Schema>, row: Row): Promise<ProductWrite> {
     await this.deps.events.publish(trx, { ids: [row.id] });
     return { ok: true, product: this.shape(row) };
+  }
+
+  importFile(actor: Actor, request: Request): Promise<CatalogueImport> {
+    const { db, engine, events, now } = this.deps;
+    return importRequest(request, (source, format) => importProducts({ db, engine, events, now }, source, format, actor));
+  }
+
+  exportFile(format: Format): Readable {
+    return exportProducts(this.db, format);
   }
 
   /** A refusal, or an edit that changed nothing, rolls the transaction back (nothing of it is kept); a deadlock runs it again. */

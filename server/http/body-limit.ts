@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { CATALOGUE_FILE_BYTES } from "../admin/catalogue-file.ts";
 import { HttpError } from "../http-error.ts";
 import type { AppEnv } from "./env.ts";
 
@@ -13,6 +14,16 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export const UPLOAD_BODY_BYTES = 5 * 1024 * 1024 + 64 * 1024;
 const UPLOAD_PATH = /^\/(?:api\/admin\/products\/\d{1,9}\/image|admin\/products\/\d{1,9}(?:\.data)?)$/;
+
+/**
+ * And a catalogue file, at most CATALOGUE_FILE_BYTES and a form's few lines around it, imported by
+ * the back office's import page or its API; it is read as it arrives, never held whole.
+ */
+export const CATALOGUE_BODY_BYTES = CATALOGUE_FILE_BYTES + 64 * 1024;
+const CATALOGUE_PATH = /^\/(?:api\/admin\/products\/import|admin\/products\/import(?:\.data)?)$/;
+
+/** The most a body may be on `path`. */
+const maxBodyOn = (path: string, otherwise: number): number => (UPLOAD_PATH.test(path) ? UPLOAD_BODY_BYTES : CATALOGUE_PATH.test(path) ? CATALOGUE_BODY_BYTES : otherwise);
 
 /**
  * The length a request states for its body: null for GET and HEAD (no body), and for a body sent
@@ -30,21 +41,20 @@ const tooLarge = () => {
 };
 
 /**
- * 413 for a body over MAX_BODY_BYTES (UPLOAD_BODY_BYTES on a picture upload's path), whatever the
+ * 413 for a body over MAX_BODY_BYTES (more on a picture's or a catalogue file's path), whatever the
  * path (page form posts as well as /api), before anything reads it: by its Content-Length when it
  * states one, else by counting as it streams (Hono's bodyLimit).
  */
 export function bodyLimitStep(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
-  const limit = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
-  const upload = bodyLimit({ maxSize: UPLOAD_BODY_BYTES, onError: tooLarge });
+  const limits = new Map([maxBytes, UPLOAD_BODY_BYTES, CATALOGUE_BODY_BYTES].map((max) => [max, bodyLimit({ maxSize: max, onError: tooLarge })]));
   return (c, next) => {
     // GET and HEAD carry no body; asking would make the adapter build a full Request for nothing.
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-    const isUpload = UPLOAD_PATH.test(c.req.path);
+    const max = maxBodyOn(c.req.path, maxBytes);
     // A stated length is checked from the header alone: Hono's bodyLimit would first ask for the
     // request's body, which makes the adapter build the full web Request and its stream.
     const stated = statedBodyLength(c.req.method, (name) => c.req.header(name));
-    if (stated === null) return isUpload ? upload(c, next) : limit(c, next);
-    return stated > (isUpload ? UPLOAD_BODY_BYTES : maxBytes) ? tooLarge() : next();
+    if (stated === null) return limits.get(max)!(c, next);
+    return stated > max ? tooLarge() : next();
   };
 }

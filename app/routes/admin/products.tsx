@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/products";
 import { PRODUCTS_PER_PAGE, productListHref, productQuery, SORT_LABELS } from "../../admin/product-query.ts";
+import { ExportLinks } from "../../admin/ExportLinks.tsx";
 import { requireAdmin } from "../../admin/guard.ts";
 import { AdminTable } from "../../admin/ui.tsx";
 import { Price } from "../../components/Price.tsx";
@@ -26,19 +27,33 @@ function Stock({ units, lowStock }: { units: number | null; lowStock: number }) 
   return <>{formatCount(units)}</>;
 }
 
+/** The heading, the ways to add products where the catalogue is the shop's own, or why it is not. */
+function ProductsTop({ source }: { source: Route.ComponentProps["loaderData"]["source"] }) {
+  return (
+    <>
+      <div className="admin-products__top">
+        <h1 id="products-heading">Products</h1>
+        {source.editable && (
+          <span className="admin-products__actions">
+            <Link className="button-secondary" to="/admin/products/import">
+              Import products
+            </Link>
+            <Link className="button-primary" to="/admin/products/new">
+              Add a product
+            </Link>
+          </span>
+        )}
+      </div>
+      {!source.editable && <p className="admin-products__notice">{source.reason}</p>}
+    </>
+  );
+}
+
 export default function AdminProducts({ loaderData: { list, query, categories, source, lowStock } }: Route.ComponentProps) {
   const found = `${formatCount(list.total)} ${list.total === 1 ? "product" : "products"}`;
   return (
     <section aria-labelledby="products-heading">
-      <div className="admin-products__top">
-        <h1 id="products-heading">Products</h1>
-        {source.editable && (
-          <Link className="button-primary" to="/admin/products/new">
-            Add a product
-          </Link>
-        )}
-      </div>
-      {!source.editable && <p className="admin-products__notice">{source.reason}</p>}
+      <ProductsTop source={source} />
       <Form method="get" className="admin-products__filters" role="search" aria-label="Products">
         <div>
           <label htmlFor="products-q">Title</label>
@@ -99,6 +114,7 @@ export default function AdminProducts({ loaderData: { list, query, categories, s
           {list.page < list.pages && <Link to={productListHref({ ...query, page: list.page + 1 })}>Next page</Link>}
         </nav>
       )}
+      {source.editable && <ExportLinks />}
     </section>
   );
 }
