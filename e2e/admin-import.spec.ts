@@ -1,9 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { freePort } from "../test/support/local-cluster.ts";
-import { type RunningServer, startServer } from "../test/support/server-process.ts";
 import { confirmEmail } from "./mail.ts";
+import { ownShop } from "./own-shop.ts";
 import { expect, open, registerAccount, test, viewports } from "./support.ts";
 
 // The back office's catalogue import at phone and desktop width: a bad file lists each bad row and
@@ -19,28 +15,15 @@ const good = (label: string) => `id,title,price,description,category,stock\n2,Sl
 test.describe("on a shop of its own", () => {
   test.describe.configure({ mode: "default" });
 
-  let shop: RunningServer | null = null;
-  let dataDir = "";
-
-  test.beforeAll(async () => {
-    const port = await freePort();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-import-"));
-    shop = await startServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, ADMIN_EMAILS: Object.values(ADMINS).join(","), AUTH_RATE_LIMIT_MAX: "1000" });
-    shop.process.stdout!.removeAllListeners("data").resume();
-  });
-
-  test.afterAll(async () => {
-    await shop?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const shop = ownShop("import", { ADMIN_EMAILS: Object.values(ADMINS).join(",") });
 
   for (const [label, viewport] of Object.entries(viewports) as Array<[keyof typeof ADMINS, (typeof viewports)[keyof typeof viewports]]>) {
     test(`an admin imports a bad file, then a good one, at ${label} width`, async ({ browser }) => {
       test.slow();
-      const context = await browser.newContext({ baseURL: shop!.url, viewport });
+      const context = await browser.newContext({ baseURL: shop.url(), viewport });
       const page = await context.newPage();
       await registerAccount(page, ADMINS[label]);
-      await confirmEmail(page.request, ADMINS[label], dataDir);
+      await confirmEmail(page.request, ADMINS[label], shop.dataDir());
       await open(page, "/admin/products");
       await page.getByRole("link", { name: "Import products", exact: true }).click();
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Import products");

@@ -1,13 +1,10 @@
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
-import { freePort } from "../test/support/local-cluster.ts";
 import { type PostgresCluster, postgresCluster } from "../test/support/postgres-cluster.ts";
-import { type RunningServer, startServer } from "../test/support/server-process.ts";
 import { expect, expectNoSeriousViolations, open, registerAccount, test, viewports } from "./support.ts";
 import { confirmEmail } from "./mail.ts";
+import { ownShop } from "./own-shop.ts";
 
 // /admin/products in the browser: an admin adds a product, edits it (a stale edit is refused,
 // saying someone else changed it), gives it a picture and archives it, by keyboard where it
@@ -32,29 +29,16 @@ test.describe("on a shop of its own", () => {
   // In order, in one worker: one shop for both widths.
   test.describe.configure({ mode: "default" });
 
-  let shop: RunningServer | null = null;
-  let dataDir = "";
-
-  test.beforeAll(async () => {
-    const port = await freePort();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-admin-"));
-    shop = await startServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, ADMIN_EMAILS: Object.values(ADMINS).join(","), AUTH_RATE_LIMIT_MAX: "1000" });
-    shop.process.stdout!.removeAllListeners("data").resume();
-  });
-
-  test.afterAll(async () => {
-    await shop?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const shop = ownShop("admin", { ADMIN_EMAILS: Object.values(ADMINS).join(",") });
 
   for (const [label, viewport] of Object.entries(viewports) as Array<[keyof typeof ADMINS, (typeof viewports)[keyof typeof viewports]]>) {
     test(`an admin adds, edits, pictures and archives a product at ${label} width, by keyboard, axe clean`, async ({ browser, pageErrors }) => {
       test.setTimeout(180_000);
-      const context = await browser.newContext({ baseURL: shop!.url, viewport });
+      const context = await browser.newContext({ baseURL: shop.url(), viewport });
       const page = await context.newPage();
       await registerAccount(page, ADMINS[label]);
       // ADMIN_EMAILS makes the account an admin once its address is confirmed.
-      await confirmEmail(page.request, ADMINS[label], dataDir);
+      await confirmEmail(page.request, ADMINS[label], shop.dataDir());
 
       // The back office's overview leads to the products.
       await open(page, "/admin");

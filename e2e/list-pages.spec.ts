@@ -1,10 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
-import { freePort } from "../test/support/local-cluster.ts";
-import { type RunningServer, startServer } from "../test/support/server-process.ts";
+import { ownShop } from "./own-shop.ts";
 import { expect, expectNoViolationsAtAll, open, test, viewports } from "./support.ts";
 
 // A category of more than one page in the browser: page 2 and back by its Previous and Next links,
@@ -31,29 +29,16 @@ async function contextPage(browser: Browser, baseURL: string, viewport: { width:
 test.describe("on a shop of its own", () => {
   test.describe.configure({ mode: "default" });
 
-  let shop: RunningServer | null = null;
-  let dataDir = "";
-
-  test.beforeAll(async () => {
-    test.setTimeout(120_000);
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-lists-"));
+  // On SQLite the catalogue is loaded while the shop is stopped (README: Loading a catalogue).
+  const shop = ownShop("lists", {}, (dataDir) => {
     const file = path.join(dataDir, "kitchen.csv");
     fs.writeFileSync(file, CSV);
-    // On SQLite the catalogue is loaded while the shop is stopped (README: Loading a catalogue).
     execFileSync("npm", ["run", "--silent", "catalogue", "--", "import", file], { env: { ...process.env, DATA_DIR: dataDir }, stdio: "pipe" });
-    const port = await freePort();
-    shop = await startServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir });
-    shop.process.stdout!.removeAllListeners("data").resume();
-  });
-
-  test.afterAll(async () => {
-    await shop?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   for (const [label, viewport] of Object.entries(viewports)) {
     test(`page 2 of a category and back at ${label} width`, async ({ browser }) => {
-      const { page, errors } = await contextPage(browser, shop!.url, viewport);
+      const { page, errors } = await contextPage(browser, shop.url(), viewport);
       await open(page, `/results/${CATEGORY}`);
       await expect(cards(page)).toHaveCount(48);
       await expect(page).toHaveTitle(`Results for ${CATEGORY} | Storefront`);
@@ -90,7 +75,7 @@ test.describe("on a shop of its own", () => {
     });
 
     test(`sorting a category without JavaScript at ${label} width`, async ({ browser }) => {
-      const { page, errors } = await contextPage(browser, shop!.url, viewport, false);
+      const { page, errors } = await contextPage(browser, shop.url(), viewport, false);
       await page.goto(`/results/${CATEGORY}`);
       await page.getByLabel("Sort by").selectOption({ label: "Price: High to Low" });
       await page.getByRole("button", { name: "Sort", exact: true }).click();
