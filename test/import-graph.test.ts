@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
  * up the server's floors.
  *
  *   lib/                 pure rules
- *   foundation           log.ts, config.ts, http-error.ts, private-files.ts, the observability port
+ *   foundation           log.ts, config.ts, http-error.ts, private-files.ts, command-line.ts, the observability port
  *   server/db/           the database
  *   server/<part>/       catalogue, stock, payments, orders, mail, auth, admin, page-cache, http ...
  *   server/*.ts          the composition: services, the pipeline, pages, start-up
@@ -18,7 +18,7 @@ import { describe, expect, it } from "vitest";
  * A floor imports from floors below it and its own. Importing a type only (`import type`) may reach
  * higher, as a part naming the `Services` it is given does; a circle may not be closed even so.
  */
-const FOUNDATION = "^server/(log|config|http-error|private-files)\\.ts$|^server/observability/(port|otel-config)\\.ts$";
+const FOUNDATION = "^server/(log|config|http-error|private-files|command-line)\\.ts$|^server/observability/(port|otel-config)\\.ts$";
 const DB = "^server/db/";
 const PARTS = "^server/[^/]+/";
 const COMPOSITION = "^server/[^/]+\\.ts$";

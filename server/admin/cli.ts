@@ -4,7 +4,8 @@
 // up first). A confirmed address in ADMIN_EMAILS is made an admin again when the server starts or
 // it signs in: take it out of the list too.
 import { AuthService } from "../auth/auth.ts";
-import { ConfigError, loadConfig } from "../config.ts";
+import { runCommand } from "../command-line.ts";
+import { loadConfig } from "../config.ts";
 import { databaseTarget, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
 import { createLogger } from "../log.ts";
@@ -41,10 +42,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand(main);

@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import { pipeline } from "node:stream/promises";
 import type { Actor } from "../../audit/log.ts";
-import { ConfigError, loadConfig } from "../../config.ts";
+import { runCommand } from "../../command-line.ts";
+import { loadConfig } from "../../config.ts";
 import { type AppDatabase, databaseTarget, openDatabase } from "../../db/database.ts";
 import { migrateToLatest } from "../../db/migrations.ts";
 import { createLogger, type Logger } from "../../log.ts";
@@ -113,10 +114,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand(main);
