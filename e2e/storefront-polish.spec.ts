@@ -14,13 +14,14 @@ test("the cart at 1280 px puts each line's picture beside its title, price and c
   await cartLink(page).click();
   // The cart page itself, not the home page's card of the same product while the cart loads.
   await expect(page).toHaveURL(/\/cart$/);
+  const increaseButton = page.getByRole("button", { name: `Increase quantity of ${productById(1).title}` });
+  await expect(increaseButton).toBeVisible();
   const line = card(page, productById(1));
-  await expect(line.getByRole("button", { name: `Increase quantity of ${productById(1).title}` })).toBeVisible();
   const picture = (await line.getByRole("img", { name: productById(1).title }).boundingBox())!;
   const title = (await line.getByRole("heading", { name: productById(1).title }).boundingBox())!;
   expect(picture.x + picture.width).toBeLessThanOrEqual(title.x);
   expect(title.y).toBeLessThan(picture.y + picture.height);
-  const increase = (await page.getByRole("button", { name: `Increase quantity of ${productById(1).title}` }).boundingBox())!;
+  const increase = (await increaseButton.boundingBox())!;
   expect(increase.y).toBeLessThan(picture.y + picture.height);
 });
 
