@@ -21,6 +21,8 @@ export interface Catalogue {
   inCategory(name: string): Promise<Product[]>;
   /** One product, or null when there is no such product. */
   byId(id: number): Promise<Product | null>;
+  /** The products of `ids` that are on sale, in the order of `ids` (unknown ids are left out). */
+  byIds(ids: readonly number[]): Promise<Product[]>;
   /**
    * When each listed product last changed (epoch ms), where the catalogue keeps it (the shop's
    * database; a sitemap's lastmod); absent where it does not (a remote host, the embedded file).

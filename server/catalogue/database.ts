@@ -83,7 +83,15 @@ export class DatabaseCatalogue implements Catalogue {
   }
 
   async byId(id: number): Promise<Product | null> {
-    return this.products.find((p) => p.id === id) ?? null;
+    return (await this.byIds([id]))[0] ?? null;
+  }
+
+  /** Read from the database as they are now, so a page shows what an edit or a sale left. */
+  async byIds(ids: readonly number[]): Promise<Product[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await productsById(this.database.db, { ids: [...ids], now: this.now() });
+    const found = new Map(rows.filter((row) => row.archived_at === null).map((row) => [row.id, this.product(row)]));
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   health() {

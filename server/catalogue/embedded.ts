@@ -25,6 +25,7 @@ export class EmbeddedCatalogue implements Catalogue {
   readonly files = new Map<string, ImageFile>();
   readonly images: ImageSource = { basePath: PRODUCT_IMAGE_PATH, serve: async (file, request) => this.serveImage(file, request) };
   private readonly products: Product[];
+  private readonly byIdMap: Map<number, Product>;
 
   constructor(dir = CATALOGUE_DIR) {
     const raw: unknown = JSON.parse(fs.readFileSync(path.join(dir, "products.json"), "utf8"));
@@ -42,6 +43,7 @@ export class EmbeddedCatalogue implements Catalogue {
     if (new Set(this.products.map((p) => p.id)).size !== this.products.length) {
       throw new Error("catalogue/products.json has duplicate product ids");
     }
+    this.byIdMap = new Map(this.products.map((p) => [p.id, p]));
   }
 
   async list() {
@@ -53,7 +55,11 @@ export class EmbeddedCatalogue implements Catalogue {
   }
 
   async byId(id: number) {
-    return this.products.find((p) => p.id === id) ?? null;
+    return this.byIdMap.get(id) ?? null;
+  }
+
+  async byIds(ids: readonly number[]) {
+    return ids.flatMap((id) => this.byIdMap.get(id) ?? []);
   }
 
   health() {

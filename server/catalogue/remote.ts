@@ -91,6 +91,11 @@ export class RemoteCatalogue implements Catalogue {
     return (await this.current()).byId.get(id) ?? null;
   }
 
+  async byIds(ids: readonly number[]) {
+    const { byId } = await this.current();
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   onChange(listener: (change: CatalogueChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -29,6 +29,9 @@ class SteeredCatalogue implements Catalogue {
     if (this.failure) throw this.failure;
     return this.products;
   }
+  async byIds(ids: readonly number[]) {
+    return ids.flatMap((id) => this.products.find((p) => p.id === id) ?? []);
+  }
   /** `ids`: announced as the database catalogue does (these products changed); without: a remote refresh. */
   replace(products: Product[], ids?: number[]) {
     this.products = products;
