@@ -8,6 +8,7 @@ import catalogueAndStock from "./0006_catalogue_and_stock.ts";
 import auditLog from "./0007_audit_log.ts";
 import productAdmin from "./0008_product_admin.ts";
 import refunds from "./0009_refunds.ts";
+import productSearch from "./0010_product_search.ts";
 
 /**
  * Every migration, one file per change, keyed by its file name; they run in name order on both
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "0007_audit_log": auditLog,
   "0008_product_admin": productAdmin,
   "0009_refunds": refunds,
+  "0010_product_search": productSearch,
 };
