@@ -8,14 +8,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
 import { sql } from "kysely";
 import pg from "pg";
 import { seedCatalogue } from "../server/catalogue/seed.ts";
 import { type AppDatabase, openDatabase } from "../server/db/database.ts";
 import { migrateToLatest } from "../server/db/migrations.ts";
 import { type RunningServer, startServer } from "../test/support/server-process.ts";
-import { confirmAddress } from "./outbox-mail.ts";
+import { adminCookie, type Measured, measure } from "./measure.ts";
 import { type BenchRow, markdownTable, reportRows } from "./report.ts";
 
 const PRODUCTS = 10_000;
@@ -56,42 +55,6 @@ async function seed(database: AppDatabase): Promise<void> {
   if (database.engine === "postgres") await sql`analyze products`.execute(database.db);
 }
 
-/** Signs up ADMIN and confirms the address from its mail, which makes it an admin (ADMIN_EMAILS); its cookies. */
-async function adminCookie(server: RunningServer, dataDir: string): Promise<string> {
-  const response = await fetch(`${server.url}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: ORIGIN },
-    body: JSON.stringify({ email: ADMIN, password: "correct horse battery", name: "bench" }),
-  });
-  if (response.status !== 200) throw new Error(`admin sign-up failed: ${response.status} ${await response.text()}`);
-  await confirmAddress(server.url, ORIGIN, dataDir, ADMIN);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
-
-interface Measured {
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  errors: number;
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-
-/** Every response's time, as autocannon reports each (its histogram has no p95). */
-async function measure(url: string, cookie: string, duration: number): Promise<Measured> {
-  const times: number[] = [];
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections: CONNECTIONS, duration, headers: { cookie, "accept-encoding": "gzip" } }, (error, done) => (error ? reject(error) : resolve(done)));
-    instance.on("response", (_client, _status, _bytes, responseTime) => times.push(responseTime));
-  });
-  times.sort((a, b) => a - b);
-  return { rps: result.requests.average, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), errors: result.errors + result.non2xx };
-}
-
 /** How the shop's own pages fare with 10,000 products, and how soon an edit shows in its catalogue API. */
 async function shopCosts(server: RunningServer, cookie: string) {
   const started = performance.now();
@@ -121,12 +84,12 @@ async function run(setUp: string, env: Record<string, string> & { DATA_DIR: stri
   const server = await startServer({ PUBLIC_URL: ORIGIN, ADMIN_EMAILS: ADMIN, AUTH_RATE_LIMIT_MAX: "1000", LOG_LEVEL: "info", ...env });
   server.process.stdout!.removeAllListeners("data").resume();
   try {
-    const cookie = await adminCookie(server, env.DATA_DIR);
+    const cookie = await adminCookie(server.url, env.DATA_DIR, ADMIN, ORIGIN);
     const results: Array<{ label: string; path: string } & Measured> = [];
     for (const [label, address] of ADDRESSES) {
       const total = ((await (await fetch(`${server.url}${address}`, { headers: { cookie } })).json()) as { total: number }).total;
-      await measure(`${server.url}${address}`, cookie, warmUpSeconds);
-      results.push({ label: `${label} (${total.toLocaleString("en-US")} found)`, path: address, ...(await measure(`${server.url}${address}`, cookie, seconds)) });
+      await measure(`${server.url}${address}`, cookie, warmUpSeconds, { connections: CONNECTIONS });
+      results.push({ label: `${label} (${total.toLocaleString("en-US")} found)`, path: address, ...(await measure(`${server.url}${address}`, cookie, seconds, { connections: CONNECTIONS })) });
     }
     return { setUp, results, costs: await shopCosts(server, cookie) };
   } finally {

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { type BenchRow, markdownTable, ROWS_FILE_VARIABLE } from "./report.ts";
 
-const BENCHES = ["http", "checkout", "orders", "faults", "oversell", "admin", "lighthouse"];
+const BENCHES = ["http", "checkout", "orders", "faults", "oversell", "admin", "catalogue", "lighthouse"];
 const passOn = process.argv.slice(2);
 const rowsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-")), "rows.jsonl");
 const tsx = path.resolve("node_modules/.bin/tsx");
