@@ -26,6 +26,7 @@ import { PaymentsService } from "./payments/service.ts";
 import { RefundsService } from "./refunds/service.ts";
 import { StripeGateway } from "./payments/stripe-gateway.ts";
 import { TestGateway } from "./payments/test-gateway.ts";
+import { DatabaseSearch } from "./search/database-search.ts";
 import { CatalogueSearch, type SearchService } from "./search/service.ts";
 import { StockService } from "./stock/stock.ts";
 
@@ -123,7 +124,8 @@ export async function createServices(
   const reconciler = new PaymentReconciler({ database, gateway, payments, refunds, ttlMs: config.PAYMENT_INTENT_TTL_HOURS * 3_600_000, log });
   watchServices(metrics, { database, catalogue, orderFeed });
   const readiness = new Readiness();
-  const search = new CatalogueSearch(catalogue, log);
+  // The database catalogue is searched by its database; the others (FakeStore-sized) in memory.
+  const search = databaseCatalogue ? new DatabaseSearch(catalogue, database, log) : new CatalogueSearch(catalogue, log);
 
   return {
     database,

@@ -12,6 +12,11 @@ export interface TitlePart {
  * is HTML.
  */
 export function markWords(title: string, terms: ReadonlySet<string>): TitlePart[] {
+  return markMatching(title, (term) => terms.has(term));
+}
+
+/** The title cut into plain and matched runs: a word is matched when `matches` takes its index term. */
+export function markMatching(title: string, matches: (term: string) => boolean): TitlePart[] {
   const parts: TitlePart[] = [];
   const push = (text: string, match: boolean) => {
     if (!text) return;
@@ -21,7 +26,7 @@ export function markWords(title: string, terms: ReadonlySet<string>): TitlePart[
   };
   let at = 0;
   for (const { word, start } of wordSpans(title)) {
-    if (!terms.has(normalizeTerm(word))) continue;
+    if (!matches(normalizeTerm(word))) continue;
     push(title.slice(at, start), false);
     push(word, true);
     at = start + word.length;

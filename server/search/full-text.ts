@@ -1,0 +1,157 @@
+import { type Kysely, sql } from "kysely";
+import type { Schema } from "../db/schema.ts";
+
+/** One word of a query: a prefix of index terms, or one of the terms one typo away from it. */
+export interface QueryWord {
+  prefix: string;
+  neighbours: string[];
+}
+
+/** Which products of a match: those with a query word in the title, or those without. */
+type Part = "title" | "elsewhere";
+
+/** The products a query matches: every word (`all`) or any of them. */
+interface Match {
+  words: QueryWord[];
+  all: boolean;
+}
+
+/** What one engine's full-text index answers (the engine's own SQL; the ranking rules below). */
+export interface FullTextEngine {
+  count(match: Match): Promise<number>;
+  /** The best `limit` of a part: by the engine's relevance (BM25, ts_rank) when `ranked`, else the newest (highest ids). */
+  part(match: Match, part: Part, limit: number, ranked: boolean): Promise<number[]>;
+  /** Every term the index holds. */
+  terms(): Promise<string[]>;
+}
+
+/**
+ * Scoring costs about a microsecond per matched product on both engines: a query matching more
+ * than this many (a letter or two, a word nearly every product has) shows the newest first
+ * instead, title matches still ahead of the rest, so every query stays within the suggestions' 30 ms.
+ */
+export const RANK_AT_MOST = 5_000;
+
+/** Counts of more than RANK_AT_MOST kept: at most this many, until the catalogue's words change. */
+const BROAD_COUNTS_KEPT = 1_000;
+
+/**
+ * The counts of broad queries (more than RANK_AT_MOST matches). Counting every match is the one
+ * step neither engine can cut short (PostgreSQL reads each matching row: ~50 ms for 100,000),
+ * and the broad queries are the short ones every shopper types on the way to a word ("la" for
+ * "lamp"), so they repeat. Emptied whenever the catalogue's words change.
+ */
+export class BroadCounts {
+  private readonly counts = new Map<string, number>();
+  /** Bumped by every clear: a count begun before one is not kept. */
+  version = 0;
+
+  get(key: string): number | undefined {
+    return this.counts.get(key);
+  }
+
+  set(key: string, total: number, version: number): void {
+    if (total <= RANK_AT_MOST || version !== this.version) return;
+    if (this.counts.size >= BROAD_COUNTS_KEPT) this.counts.delete(this.counts.keys().next().value!);
+    this.counts.set(key, total);
+  }
+
+  clear(): void {
+    this.version += 1;
+    this.counts.clear();
+  }
+}
+
+/**
+ * How many products match `words` and the best `limit` of them: those with every word, or, when
+ * none has them all, those with any. Title matches come before the others.
+ */
+export async function bestMatches(engine: FullTextEngine, words: QueryWord[], limit: number, broad: BroadCounts): Promise<{ total: number; ids: number[] }> {
+  for (const all of words.length > 1 ? [true, false] : [true]) {
+    const match = { words, all };
+    const key = JSON.stringify(match);
+    const version = broad.version;
+    const total = broad.get(key) ?? (await engine.count(match));
+    broad.set(key, total, version);
+    if (total === 0) continue;
+    const ranked = total <= RANK_AT_MOST;
+    const ids = await engine.part(match, "title", limit, ranked);
+    if (ids.length < limit) ids.push(...(await engine.part(match, "elsewhere", limit - ids.length, ranked)));
+    return { total, ids };
+  }
+  return { total: 0, ids: [] };
+}
+
+// SQLite: FTS5 match expressions. Every term is a quoted string (nothing in it is syntax); the
+// prefix-indexed "word"* finds the terms that begin with it.
+const quoted = (term: string) => `"${term.replaceAll('"', '""')}"`;
+const ftsAlternatives = (word: QueryWord) => [`${quoted(word.prefix)}*`, ...word.neighbours.map(quoted)];
+
+function ftsExpression({ words, all }: Match, part?: Part): string {
+  const base = words.map((word) => `(${ftsAlternatives(word).join(" OR ")})`).join(all ? " AND " : " OR ");
+  if (!part) return base;
+  const inTitle = `{title} : (${words.flatMap(ftsAlternatives).join(" OR ")})`;
+  return part === "title" ? `(${base}) AND ${inTitle}` : `(${base}) NOT ${inTitle}`;
+}
+
+/** SQLite's FTS5 table `product_search` (title, description, category; products on sale only). */
+export function sqliteFullText(db: Kysely<Schema>): FullTextEngine {
+  const ids = async (query: ReturnType<typeof sql<{ id: number }>>) => (await query.execute(db)).rows.map((row) => row.id);
+  return {
+    async count(match) {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from product_search where product_search match ${ftsExpression(match)}`.execute(db);
+      return Number(rows[0]?.n ?? 0);
+    },
+    part(match, part, limit, ranked) {
+      const expression = ftsExpression(match, part);
+      // Title weight 3, category 1.5, description 1: the boosts of the in-memory index.
+      return ranked
+        ? ids(sql<{ id: number }>`select rowid as id from product_search where product_search match ${expression} order by bm25(product_search, 3.0, 1.0, 1.5), rowid limit ${limit}`)
+        : ids(sql<{ id: number }>`select rowid as id from product_search where product_search match ${expression} order by rowid desc limit ${limit}`);
+    },
+    async terms() {
+      const { rows } = await sql<{ term: string }>`select term from product_search_terms`.execute(db);
+      return rows.map((row) => row.term);
+    },
+  };
+}
+
+// PostgreSQL: tsquery text for to_tsquery('simple', …). Terms are quoted lexemes; a title term
+// carries weight A, the title's.
+const lexeme = (term: string, suffix = "") => `'${term.replaceAll("'", "''")}'${suffix}`;
+const tsAlternatives = (word: QueryWord, weight = "") => [lexeme(word.prefix, `:*${weight}`), ...word.neighbours.map((term) => lexeme(term, weight ? `:${weight}` : ""))];
+
+function tsQueries({ words, all }: Match): { base: string; title: string } {
+  return {
+    base: words.map((word) => `(${tsAlternatives(word).join(" | ")})`).join(all ? " & " : " | "),
+    title: words.flatMap((word) => tsAlternatives(word, "A")).join(" | "),
+  };
+}
+
+/**
+ * PostgreSQL's generated `products.search_document` (title A, category B, description D) and its
+ * GIN index over products on sale. ts_rank divides by the logarithm of a product's length (1), as
+ * BM25 prefers the shorter of two texts with the same words.
+ */
+export function postgresFullText(db: Kysely<Schema>): FullTextEngine {
+  const ids = async (query: ReturnType<typeof sql<{ id: number }>>) => (await query.execute(db)).rows.map((row) => row.id);
+  const matching = (query: string) => sql`archived_at is null and search_document @@ to_tsquery('simple', ${query})`;
+  return {
+    async count(match) {
+      const { rows } = await sql<{ n: string }>`select count(*) as n from products where ${matching(tsQueries(match).base)}`.execute(db);
+      return Number(rows[0]?.n ?? 0);
+    },
+    part(match, part, limit, ranked) {
+      const { base, title } = tsQueries(match);
+      const inTitle = sql`search_document @@ to_tsquery('simple', ${title})`;
+      const which = sql`${matching(base)} and ${part === "title" ? inTitle : sql`not ${inTitle}`}`;
+      return ranked
+        ? ids(sql<{ id: number }>`select id from products where ${which} order by ts_rank(search_document, to_tsquery('simple', ${base}), 1) desc, id limit ${limit}`)
+        : ids(sql<{ id: number }>`select id from products where ${which} order by id desc limit ${limit}`);
+    },
+    async terms() {
+      const { rows } = await sql<{ word: string }>`select word from ts_stat('select search_document from products where archived_at is null')`.execute(db);
+      return rows.map((row) => row.word);
+    },
+  };
+}
