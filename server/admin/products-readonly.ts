@@ -42,7 +42,7 @@ export class ReadOnlyProducts implements ProductsAdmin {
 
   async list({ q = "", category, sort = "id", page = 1, limit = DEFAULT_LIMIT }: ProductQuery): Promise<ProductList> {
     const words = q.trim().toLowerCase();
-    const found = (await this.catalogue.list()).filter((p) => (!words || p.title.toLowerCase().includes(words)) && (!category || p.category === category));
+    const found = (await this.whole()).filter((p) => (!words || p.title.toLowerCase().includes(words)) && (!category || p.category === category));
     const stock = (p: Product) => p.stock ?? Number.POSITIVE_INFINITY;
     // As the database orders them: ties by id, in the same direction.
     if (sort !== "id") found.sort((a, b) => (sort === "stock" ? stock(a) - stock(b) || a.id - b.id : stock(b) - stock(a) || b.id - a.id));
@@ -57,7 +57,12 @@ export class ReadOnlyProducts implements ProductsAdmin {
   }
 
   async categories(): Promise<string[]> {
-    return [...new Set((await this.catalogue.list()).map((p) => p.category))].sort();
+    return [...new Set((await this.catalogue.listed()).map((p) => p.category))].sort();
+  }
+
+  /** Every product, whole: a catalogue the shop does not own is FakeStore-sized. */
+  private async whole(): Promise<Product[]> {
+    return this.catalogue.byIds((await this.catalogue.listed()).map((p) => p.id));
   }
 
   async create(): Promise<ProductWrite> {

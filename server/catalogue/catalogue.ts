@@ -13,12 +13,20 @@ export type CatalogueHealth =
   | { source: "remote"; state: "stale"; since: string; updatedAt: string; error: string; retryAt?: string }
   | { source: "remote"; state: "unavailable"; since: string; error: string; retryAt?: string };
 
-/** Where the shop's products come from: the embedded catalogue or a remote FakeStore-compatible host. */
+/**
+ * What lists are sorted, cut into pages and kept up to date by: a product's listing facts, without
+ * its words and pictures (a product is one too). At 100,000 products these are a few megabytes, where
+ * whole products would be a few hundred.
+ */
+export type ListedProduct = Pick<Product, "id" | "category" | "priceCents" | "rating" | "stock">;
+
+/** Where the shop's products come from: the shop's database, the embedded file or a remote FakeStore-compatible host. */
 export interface Catalogue {
-  /** Every product, by ascending id. */
-  list(): Promise<Product[]>;
-  /** The products of one category (empty for an unknown category), by ascending id. */
-  inCategory(name: string): Promise<Product[]>;
+  /**
+   * Every product on sale, by ascending id, as listing facts: the same array until the catalogue
+   * changes and a new one after, so whatever is derived from it can be kept under it.
+   */
+  listed(): Promise<readonly ListedProduct[]>;
   /** One product, or null when there is no such product. */
   byId(id: number): Promise<Product | null>;
   /** The products of `ids` that are on sale, in the order of `ids` (unknown ids are left out). */
@@ -44,6 +52,8 @@ export interface Catalogue {
 /** What changed: these products (`ids`), or anything (`ids: null`, or no change given: a remote refresh). */
 export interface CatalogueChange {
   ids: number[] | null;
+  /** Nothing but these products' stock changed (a sale, a reservation, a restock): their words, prices and pictures are as they were. */
+  stockOnly?: boolean;
 }
 
 /** What a picture request carries that the answer depends on. */

@@ -3,7 +3,7 @@ import type { AppDatabase } from "../db/database.ts";
 import { prepared } from "../db/prepared.ts";
 import type { ProductsTable, Schema } from "../db/schema.ts";
 import type { Logger } from "../log.ts";
-import type { Catalogue, CatalogueChange, ImageSource } from "./catalogue.ts";
+import type { Catalogue, CatalogueChange, ImageSource, ListedProduct } from "./catalogue.ts";
 import { EmbeddedCatalogue, PRODUCT_IMAGE_PATH } from "./embedded.ts";
 import type { CatalogueChanged, CatalogueEvents, StockFigures } from "./events.ts";
 import type { Product } from "./product.ts";
@@ -12,31 +12,41 @@ import { UPLOADS_DIR, UploadedImages } from "./uploaded-images.ts";
 
 /** A product row as the catalogue reads it, with the units of its lapsed (expired, not yet swept) reservations. */
 type Row = Selectable<ProductsTable> & { lapsed: number | string | null };
+/** The columns of a row that listing facts come from. */
+type ListedRow = Pick<Row, "id" | "category" | "price_cents" | "rating_rate" | "rating_count" | "stock" | "reserved" | "updated" | "archived_at" | "lapsed">;
 
-const productsWithLapsed = (db: Kysely<Schema>, now: number) =>
-  db
-    .selectFrom("products as p")
-    .selectAll("p")
-    .select(sql<number | string | null>`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.expires_at <= ${now})`.as("lapsed"))
-    .orderBy("p.id");
+const lapsedUnits = (now: number) => sql<number | string | null>`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.expires_at <= ${now})`.as("lapsed");
 
-/** Every product, or those of `ids` (what a sale or an edit changed: read after each checkout). */
-const allProducts = prepared((db: Kysely<Schema>, p: { now: number }) => productsWithLapsed(db, p.now));
+const productsWithLapsed = (db: Kysely<Schema>, now: number) => db.selectFrom("products as p").selectAll("p").select(lapsedUnits(now));
+
+const LISTED_COLUMNS = ["p.id", "p.category", "p.price_cents", "p.rating_rate", "p.rating_count", "p.stock", "p.reserved", "p.updated", "p.archived_at"] as const;
+const listedRows = (db: Kysely<Schema>, now: number) => db.selectFrom("products as p").select(LISTED_COLUMNS).select(lapsedUnits(now)).orderBy("p.id");
+
+/** Whole products of `ids` (what a page shows), and the listing facts of every product or of those a change named. */
 const productsById = prepared((db: Kysely<Schema>, p: { ids: number[]; now: number }) => productsWithLapsed(db, p.now).where("p.id", "in", p.ids));
+const allListed = prepared((db: Kysely<Schema>, p: { now: number }) => listedRows(db, p.now));
+const listedById = prepared((db: Kysely<Schema>, p: { ids: number[]; now: number }) => listedRows(db, p.now).where("p.id", "in", p.ids));
+
+/** What can be sold now: the stock less what is held, where held units whose hold has lapsed count again. */
+const available = (row: Pick<Row, "stock" | "reserved" | "lapsed">): number => Math.max(0, row.stock - row.reserved + Number(row.lapsed ?? 0));
 
 /**
  * The catalogue in the shop's database (the default): products, categories and stock, seeded once
- * from catalogue/products.json. Pages read a copy held in memory; the copy is read again whenever
- * a catalogue-changed event arrives from any instance (a sale, a reservation, a stock change), and
- * listeners hear which products changed (only those are read again). Archived products are not in
- * the copy: gone from pages, search and the API. The pictures are the embedded drawings, served as
+ * from catalogue/products.json. What lists are sorted and paged by (listing facts: ids, categories,
+ * prices, ratings, stock) is held in memory, a few megabytes at 100,000 products; the products a
+ * page shows are read from the database as it renders. The facts are read again whenever a
+ * catalogue-changed event arrives from any instance (a sale, a reservation, a stock change), and
+ * listeners hear which products changed (only those are read again). Archived products are not
+ * listed: gone from pages, search and the API. The pictures are the embedded drawings, served as
  * before, and those uploaded in the back office (uploaded-images.ts).
  */
 export class DatabaseCatalogue implements Catalogue {
   readonly images: ImageSource;
   /** Pictures uploaded in the back office. */
   readonly uploads: UploadedImages;
-  private products: Product[] = [];
+  private products: ListedProduct[] = [];
+  /** One string per category name, shared by every product of it. */
+  private readonly categories = new Map<string, string>();
   /** When each product of the copy last changed: its row's `updated` (epoch ms). */
   private updated = new Map<number, number>();
   private readonly listeners = new Set<(change: CatalogueChange) => void>();
@@ -45,6 +55,8 @@ export class DatabaseCatalogue implements Catalogue {
   /** Changes heard while a reload ran: they need one more. */
   private pending: Set<number> | null = null;
   private pendingAll = false;
+  /** Whether a change heard while a reload ran was more than stock. */
+  private pendingEdits = false;
   private readonly unsubscribe: () => void;
 
   private constructor(
@@ -70,16 +82,12 @@ export class DatabaseCatalogue implements Catalogue {
     return catalogue;
   }
 
-  async list(): Promise<Product[]> {
+  async listed(): Promise<readonly ListedProduct[]> {
     return this.products;
   }
 
   lastModified(): ReadonlyMap<number, number> {
     return this.updated;
-  }
-
-  async inCategory(name: string): Promise<Product[]> {
-    return this.products.filter((p) => p.category === name);
   }
 
   async byId(id: number): Promise<Product | null> {
@@ -118,9 +126,11 @@ export class DatabaseCatalogue implements Catalogue {
     // is being read again (a read under way may have begun before their commit): no read per
     // checkout on every instance.
     if (change.figures && !this.reloading && this.take(change.figures)) {
-      this.tell({ ids: change.ids });
+      this.tell({ ids: change.ids, stockOnly: true });
       return;
     }
+    // One change of more than stock among those read together makes the whole read one.
+    if (!change.stockOnly) this.pendingEdits = true;
     if (change.ids === null) this.pendingAll = true;
     else for (const id of change.ids) (this.pending ??= new Set()).add(id);
     if (!this.reloading) this.reloading = this.drain();
@@ -130,9 +140,10 @@ export class DatabaseCatalogue implements Catalogue {
   private async drain(): Promise<void> {
     try {
       while (this.pending || this.pendingAll) {
-        const change: CatalogueChange = { ids: this.pendingAll ? null : [...this.pending!] };
+        const change: CatalogueChange = { ids: this.pendingAll ? null : [...this.pending!], ...(!this.pendingEdits && { stockOnly: true }) };
         this.pending = null;
         this.pendingAll = false;
+        this.pendingEdits = false;
         try {
           await this.reload(change.ids);
         } catch (error) {
@@ -182,9 +193,9 @@ export class DatabaseCatalogue implements Catalogue {
     if (ids?.length === 0) return;
     const now = this.now();
     const { db } = this.database;
-    const { rows } = ids ? await productsById(db, { ids, now }) : await allProducts(db, { now });
+    const { rows } = ids ? await listedById(db, { ids, now }) : await allListed(db, { now });
     const listed = rows.filter((row) => row.archived_at === null);
-    const fresh = listed.map((row) => this.product(row));
+    const fresh = listed.map((row) => this.listedOf(row));
     if (!ids) {
       this.products = fresh;
       this.updated = new Map(listed.map((row) => [row.id, Number(row.updated)]));
@@ -196,8 +207,13 @@ export class DatabaseCatalogue implements Catalogue {
     this.products = [...this.products.filter((p) => !reread.has(p.id)), ...fresh].sort((a, b) => a.id - b.id);
   }
 
+  private listedOf(row: ListedRow): ListedProduct {
+    let category = this.categories.get(row.category);
+    if (category === undefined) this.categories.set(row.category, (category = row.category));
+    return { id: row.id, category, priceCents: row.price_cents, rating: { rate: Number(row.rating_rate), count: row.rating_count }, stock: available(row) };
+  }
+
   private product(row: Row): Product {
-    const available = row.stock - row.reserved + Number(row.lapsed ?? 0);
     return {
       id: row.id,
       title: row.title,
@@ -206,7 +222,7 @@ export class DatabaseCatalogue implements Catalogue {
       category: row.category,
       ...this.imageOf(row.image),
       rating: { rate: Number(row.rating_rate), count: row.rating_count },
-      stock: Math.max(0, available),
+      stock: available(row),
     };
   }
 

@@ -10,7 +10,7 @@ describe("the embedded catalogue", () => {
     const products = await catalogue.list();
     expect(products.length).toBeGreaterThanOrEqual(20);
     expect([...new Set(products.map((p) => p.category))].sort()).toEqual(CATEGORIES);
-    for (const category of CATEGORIES) expect((await catalogue.inCategory(category)).length).toBeGreaterThanOrEqual(4);
+    for (const category of CATEGORIES) expect(products.filter((p) => p.category === category).length).toBeGreaterThanOrEqual(4);
   });
 
   it("gives every product its own image, a small SVG with explicit width and height", async () => {

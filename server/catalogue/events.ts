@@ -56,7 +56,7 @@ export class InProcessCatalogueEvents implements CatalogueEvents {
   constructor(private readonly afterCommit: (callback: () => void) => void = setImmediate) {}
 
   async publish(_trx: Transaction<Schema>, event: CataloguePublished): Promise<void> {
-    const change: CatalogueChanged = { ids: event.ids && [...event.ids], figures: event.figures?.map((f) => ({ ...f })) };
+    const change: CatalogueChanged = { ids: event.ids && [...event.ids], figures: event.figures?.map((f) => ({ ...f })), ...(event.stockOnly && { stockOnly: true }) };
     this.afterCommit(() => this.subscribers.emit(change));
   }
 
@@ -86,13 +86,15 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
   constructor(notifications: PostgresNotifications, log: Logger) {
     const onMessage = (payload: string) => {
       try {
-        const { ids, figures } = JSON.parse(payload) as { ids: unknown; figures?: unknown };
+        const { ids, figures, stockOnly } = JSON.parse(payload) as { ids: unknown; figures?: unknown; stockOnly?: unknown };
         if (ids === null) {
           this.subscribers.emit({ ids: null } satisfies CatalogueChanged);
           return;
         }
         if (!Array.isArray(ids) || !ids.every(isInteger)) throw new Error("bad ids");
-        this.subscribers.emit({ ids, figures: figures === undefined ? undefined : readFigures(ids, figures) } satisfies CatalogueChanged);
+        const heard: CatalogueChanged = { ids, figures: figures === undefined ? undefined : readFigures(ids, figures) };
+        if (stockOnly === true) heard.stockOnly = true;
+        this.subscribers.emit(heard);
       } catch {
         log.warn({ channel: CHANNEL }, "unreadable catalogue notification; ignored");
       }
@@ -109,8 +111,8 @@ export class PostgresCatalogueEvents implements CatalogueEvents {
 
   async publish(trx: Transaction<Schema>, event: CataloguePublished): Promise<void> {
     // In the transaction still, but sent with its COMMIT: no round trip of its own.
-    // JSON leaves `figures` out when there are none.
-    await notifyAtCommit(trx, CHANNEL, { ids: event.ids, figures: event.figures });
+    // JSON leaves `figures` and `stockOnly` out when there are none.
+    await notifyAtCommit(trx, CHANNEL, { ids: event.ids, figures: event.figures, stockOnly: event.stockOnly || undefined });
   }
 
   listening(): Promise<void> {

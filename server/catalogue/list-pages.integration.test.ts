@@ -27,12 +27,16 @@ class HundredProducts extends EmbeddedCatalogue {
     return this.hundred;
   }
 
-  override async inCategory(name: string) {
-    return this.hundred.filter((p) => p.category === name);
+  override async listed() {
+    return this.hundred;
   }
 
   override async byId(id: number) {
     return this.hundred.find((p) => p.id === id) ?? null;
+  }
+
+  override async byIds(ids: readonly number[]) {
+    return ids.flatMap((id) => this.hundred.find((p) => p.id === id) ?? []);
   }
 }
 

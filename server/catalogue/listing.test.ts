@@ -67,7 +67,11 @@ describe("sorted lists kept per version of the catalogue", () => {
 });
 
 describe("the pages' catalogue port", () => {
-  const catalogueOf = (list: () => Promise<Product[]>) => ({ list }) as unknown as Catalogue;
+  const catalogueOf = (listed: () => Promise<Product[]>): Pick<Catalogue, "listed" | "byIds" | "byId"> => ({
+    listed,
+    byIds: async (ids) => ids.flatMap((id) => products.find((p) => p.id === id) ?? []),
+    byId: async (id) => products.find((p) => p.id === id) ?? null,
+  });
 
   it("answers a page of a category in the asked order", async () => {
     const pages = catalogueForPages(catalogueOf(async () => products), memoryLogger().log);

@@ -9,18 +9,18 @@ import { parseProductId, type Product } from "./product.ts";
  * app never sees the server's error classes; any other error is a real bug and propagates.
  */
 export interface CatalogueForPages {
-  list(): Promise<Product[]>;
-  inCategory(name: string): Promise<Product[]>;
+  /** The products of `ids` on sale, in that order. */
+  products(ids: readonly number[]): Promise<Product[]>;
   /** The product named by a URL segment, or null for a malformed or unknown id. */
   product(rawId: string): Promise<Product | null>;
   /**
    * Page `page` (from 1) of `size` products of `category` (every product when null) in the order
-   * `sort` names: the slice is cut here, so a page renders only its own products.
+   * `sort` names: the slice is cut from the listing facts, and only its own products are read whole.
    */
   page(category: string | null, sort: ListSort, page: number, size: number): Promise<ProductPage>;
 }
 
-export function catalogueForPages(catalogue: Catalogue, log: Logger): CatalogueForPages {
+export function catalogueForPages(catalogue: Pick<Catalogue, "listed" | "byIds" | "byId">, log: Logger): CatalogueForPages {
   async function read<T>(what: () => Promise<T>, fallback: T): Promise<T> {
     try {
       return await what();
@@ -32,12 +32,15 @@ export function catalogueForPages(catalogue: Catalogue, log: Logger): CatalogueF
   }
   const sorted = new SortedLists();
   return {
-    list: () => read(() => catalogue.list(), []),
-    inCategory: (name) => read(() => catalogue.inCategory(name), []),
+    products: (ids) => (ids.length === 0 ? Promise.resolve([]) : read(() => catalogue.byIds(ids), [])),
     product: (rawId) => {
       const id = parseProductId(rawId);
       return id === null ? Promise.resolve(null) : read(() => catalogue.byId(id), null);
     },
-    page: async (category, sort, page, size) => pageOf(sorted.of(await read(() => catalogue.list(), []), category, sort), page, size),
+    page: (category, sort, page, size) =>
+      read(async () => {
+        const listed = pageOf(sorted.of(await catalogue.listed(), category, sort), page, size);
+        return { ...listed, products: await catalogue.byIds(listed.products.map((p) => p.id)) };
+      }, pageOf<Product>([], page, size)),
   };
 }

@@ -2,14 +2,14 @@ import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { preferredEncoding } from "../http/compression.ts";
 import type { ReadyAnswer } from "../pipeline/ready-answer.ts";
-import type { Product } from "./product.ts";
+import type { ListedProduct } from "./catalogue.ts";
 
 type Encoding = "br" | "gzip" | "identity";
 
 /** One catalogue API answer, serialised, hashed and compressed once for as long as the catalogue's data is the same. */
 interface Prepared {
-  /** The product list it was made from: a different list (a refresh) means a stale answer. */
-  source: Product[];
+  /** The catalogue's list it was made from: a different list (a change) means a stale answer. */
+  source: readonly ListedProduct[];
   /** The route pattern that made it ("/api/catalogue/products/:id"), for the request metrics and log. */
   route: string;
   json: string;
@@ -50,7 +50,7 @@ function sendable({ json, etag, headers: own }: Pick<Prepared, "json" | "etag" |
   return { status: 200, headers, body: [body] };
 }
 
-function made(source: Product[], route: string, { body, headers = {} }: Made): Prepared {
+function made(source: readonly ListedProduct[], route: string, { body, headers = {} }: Made): Prepared {
   const json = JSON.stringify(body);
   // The answer's own headers count in its ETag: the same products with other links are another answer.
   const own = Object.keys(headers).length > 0 ? `\n${JSON.stringify(headers)}` : "";
@@ -81,16 +81,25 @@ export class PreparedAnswers {
   }
 
   /** The route pattern and answer for `key` if one was made from `products`, else null. */
-  find(key: string, products: Product[], ifNoneMatch: string | undefined, acceptEncoding: string | undefined): { route: string; answer: ReadyAnswer } | null {
+  find(key: string, products: readonly ListedProduct[], ifNoneMatch: string | undefined, acceptEncoding: string | undefined): { route: string; answer: ReadyAnswer } | null {
     const entry = this.prepared.get(key);
     return entry && entry.source === products ? { route: entry.route, answer: this.reply(entry, ifNoneMatch, acceptEncoding) } : null;
   }
 
   /** The answer for `key`, made from `products` with `build` unless it already was. */
-  answer(key: string, route: string, products: Product[], build: (products: Product[]) => Made, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): ReadyAnswer {
+  async answer(
+    key: string,
+    route: string,
+    products: readonly ListedProduct[],
+    build: (products: readonly ListedProduct[]) => Promise<Made>,
+    ifNoneMatch: string | undefined,
+    acceptEncoding: string | undefined,
+  ): Promise<ReadyAnswer> {
+    const found = this.prepared.get(key);
+    if (found && found.source === products) return this.reply(found, ifNoneMatch, acceptEncoding);
+    const entry = made(products, route, await build(products));
+    // Read again: another request may have made one for `key` while this one was read.
     const kept = this.prepared.get(key);
-    if (kept && kept.source === products) return this.reply(kept, ifNoneMatch, acceptEncoding);
-    const entry = made(products, route, build(products));
     if (kept) this.chars -= kept.json.length;
     if (this.prepared.size >= MAX_PREPARED || this.chars + entry.json.length > this.maxChars) this.clear();
     this.prepared.set(key, entry);

@@ -79,12 +79,13 @@ export class RemoteCatalogue implements Catalogue {
     this.createdAt = this.now();
   }
 
-  async list() {
+  /** Every product, whole (a FakeStore-sized catalogue, held in memory anyway). */
+  async list(): Promise<Product[]> {
     return (await this.current()).products;
   }
 
-  async inCategory(name: string) {
-    return (await this.current()).products.filter((p) => p.category === name);
+  async listed() {
+    return (await this.current()).products;
   }
 
   async byId(id: number) {

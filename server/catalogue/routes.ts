@@ -7,7 +7,7 @@ import { hasBody, single } from "../pipeline/ready-answers.ts";
 import type { InFront } from "../pipeline/step.ts";
 import { limitParam, queryParams } from "../api-edge/query.ts";
 import { HttpError } from "../http-error.ts";
-import { type Catalogue, CatalogueUnavailableError } from "./catalogue.ts";
+import { type Catalogue, CatalogueUnavailableError, type ListedProduct } from "./catalogue.ts";
 import { type Made, PreparedAnswers, PUBLIC_DATA } from "./prepared-answers.ts";
 import { parseProductId, toFakeStore, type Product } from "./product.ts";
 
@@ -24,8 +24,8 @@ const listQuery = z.object({
 export type ListQuery = z.infer<typeof listQuery>;
 
 /** One list answer: its products, and the numbers of the pages before and after it (null: none to link). */
-export interface ListPage {
-  products: Product[];
+export interface ListPage<P = ListedProduct> {
+  products: P[];
   prev: number | null;
   next: number | null;
 }
@@ -35,8 +35,9 @@ export interface ListPage {
  * FakeStore answers it). Without a `limit` the list comes in pages of PAGE_SIZE, `page` (from 1)
  * picks one; with both, pages are `limit` long. A page past the last is empty.
  */
-export function listPage(products: Product[], query: ListQuery): ListPage {
-  const sorted = query.sort === "desc" ? [...products].sort((a, b) => b.id - a.id) : products;
+export function listPage<P extends ListedProduct>(products: readonly P[], query: ListQuery): ListPage<P> {
+  // Catalogues list by ascending id.
+  const sorted = query.sort === "desc" ? [...products].reverse() : products;
   if (query.page === undefined && query.limit !== undefined) return { products: sorted.slice(0, query.limit), prev: null, next: null };
   const size = query.limit ?? PAGE_SIZE;
   const page = query.page ?? 1;
@@ -49,7 +50,7 @@ export function listPage(products: Product[], query: ListQuery): ListPage {
  * The Link header (RFC 8288) to a list's neighbouring pages: absolute, on `publicUrl`, the same
  * path and query but for `page`. Exposed to other sites' scripts, which may read the list too.
  */
-export function pageLinks(address: string, publicUrl: string, query: ListQuery, { prev, next }: ListPage): Record<string, string> {
+export function pageLinks(address: string, publicUrl: string, query: ListQuery, { prev, next }: Pick<ListPage, "prev" | "next">): Record<string, string> {
   const path = address.split("?", 1)[0]!;
   const at = (page: number) => {
     const params = new URLSearchParams();
@@ -87,9 +88,9 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string, prepare
 
   // Translated here rather than in an onError of this sub-app: Hono wraps a sub-app that has its
   // own error handler around every one of its responses, which costs each request a copy.
-  async function currentList(): Promise<Product[]> {
+  async function unlessAway<T>(read: () => Promise<T>): Promise<T> {
     try {
-      return await catalogue.list();
+      return await read();
     } catch (error) {
       if (error instanceof CatalogueUnavailableError) throw new HttpError(502, "The catalogue is unavailable; try again shortly.");
       throw error;
@@ -101,13 +102,13 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string, prepare
    * keeps refreshing), but the JSON, its ETag and its compressed forms are made once per list and
    * address, not per request (catalogue/prepared-answers.ts).
    */
-  async function answer(c: Context, build: (products: Product[]) => Made): Promise<Response> {
-    const products = await currentList();
-    const { status, headers, body } = prepared.answer(
+  async function answer(c: Context, build: (products: readonly ListedProduct[]) => Promise<Made>): Promise<Response> {
+    const products = await unlessAway(() => catalogue.listed());
+    const { status, headers, body } = await prepared.answer(
       catalogueAddress(c.req.url),
       routePath(c),
       products,
-      build,
+      (listed) => unlessAway(() => build(listed)),
       c.req.header("if-none-match"),
       c.req.header("accept-encoding"),
     );
@@ -125,30 +126,33 @@ export function catalogueRoutes(catalogue: Catalogue, publicUrl: string, prepare
 
   api.options("*", preflight);
 
-  /** A list answer: a page of `listed` (of the current list), with its links. */
-  const list = (c: Context, listed: (products: Product[]) => Product[]) => {
+  /** A list answer: a page of `chosen` (of the current list), read whole, with its links. */
+  const list = (c: Context, chosen: (products: readonly ListedProduct[]) => readonly ListedProduct[]) => {
     const query = queryParams(c, listQuery);
-    return answer(c, (products) => {
-      const page = listPage(listed(products), query);
-      return { body: page.products.map(shape), headers: pageLinks(catalogueAddress(c.req.url), publicUrl, query, page) };
+    return answer(c, async (products) => {
+      const page = listPage(chosen(products), query);
+      const whole = await catalogue.byIds(page.products.map((p) => p.id));
+      return { body: whole.map(shape), headers: pageLinks(catalogueAddress(c.req.url), publicUrl, query, page) };
     });
   };
 
   api.on("GET", either("/products"), (c) => list(c, (products) => products));
 
-  api.on("GET", either("/products/categories"), (c) => answer(c, (products) => ({ body: [...new Set(products.map((p) => p.category))].sort() })));
+  api.on("GET", either("/products/categories"), (c) => answer(c, async (products) => ({ body: [...new Set(products.map((p) => p.category))].sort() })));
 
   api.on("GET", either("/products/category/:name"), (c) => {
     const name = c.req.param("name")!;
     return list(c, (products) => products.filter((p) => p.category === name));
   });
 
-  api.on("GET", either("/products/:id"), async (c) => {
+  api.on("GET", either("/products/:id"), (c) => {
     const raw = c.req.param("id")!;
     const id = parseProductId(raw);
-    const product = id === null ? null : (await currentList()).find((p) => p.id === id);
-    if (!product) throw new HttpError(404, `No product with id ${JSON.stringify(raw)}.`);
-    return answer(c, () => ({ body: shape(product) }));
+    return answer(c, async () => {
+      const product = id === null ? null : await catalogue.byId(id);
+      if (!product) throw new HttpError(404, `No product with id ${JSON.stringify(raw)}.`);
+      return { body: shape(product) };
+    });
   });
 
   return api;
@@ -164,12 +168,12 @@ const CATALOGUE_API = "/api/catalogue/";
  * prepared answer gets it, when it was made from the catalogue's current list. An older answer, or a
  * catalogue that is away, is the route's to answer (it makes the answer again, or says 502).
  */
-export function catalogueInFront(catalogue: Pick<Catalogue, "list">, prepared: PreparedAnswers): InFront {
+export function catalogueInFront(catalogue: Pick<Catalogue, "listed">, prepared: PreparedAnswers): InFront {
   return {
     finds: ({ req, url }) => {
       // A read with a body takes the body limit, in Hono, as every request with a body does.
       if ((req.method !== "GET" && req.method !== "HEAD") || hasBody(req) || !url.startsWith(CATALOGUE_API) || !prepared.has(url)) return null;
-      return catalogue.list().then((products) => {
+      return catalogue.listed().then((products) => {
         const found = prepared.find(url, products, single(req.headers["if-none-match"]), single(req.headers["accept-encoding"]));
         return found && { ...found, nonce: newNonce() };
       });

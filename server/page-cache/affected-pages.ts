@@ -1,50 +1,62 @@
 import { availabilityText } from "../../lib/stock.ts";
-import type { CatalogueChange } from "../catalogue/catalogue.ts";
-import { parseProductId, type Product } from "../catalogue/product.ts";
+import type { CatalogueChange, ListedProduct } from "../catalogue/catalogue.ts";
+import { parseProductId } from "../catalogue/product.ts";
 
-/** What the pages show of a product: everything but the exact stock, which shows only as its text. */
-const shown = ({ stock, ...rest }: Product): string => JSON.stringify({ ...rest, stock: availabilityText(stock) });
+/** What a list shows of a product's facts: everything but the exact stock, which shows only as its text. */
+const shown = ({ id, category, priceCents, rating, stock }: ListedProduct): string => JSON.stringify([id, category, priceCents, rating.rate, rating.count, availabilityText(stock)]);
+
+/** The product of `id` in `products` (ascending ids, as catalogues list them), or undefined. */
+function findById<P extends ListedProduct>(products: readonly P[], id: number): P | undefined {
+  let [low, high] = [0, products.length - 1];
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = products[middle]!;
+    if (found.id === id) return found;
+    if (found.id < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}
 
 /**
  * Which cached pages (keys: path and query) a catalogue change makes wrong. A product whose shown
- * data changed (a price, a title, "In stock" becoming "Only 5 left in stock.", a sell-out) takes
- * its own page, the home page (every product), its category's results and search results with it;
- * the cart, which reads the exact stock, goes on any change. A sale that leaves plenty changes no
- * product page, so busy checkouts do not empty the page cache. A change without ids (a remote
- * refresh) affects every page.
+ * data changed (an edit of its words, price or picture, "In stock" becoming "Only 5 left in
+ * stock.", a sell-out) takes its own page, the home page (every product), its category's results
+ * and search results with it; the cart, which reads the exact stock, goes on any change. A sale
+ * that leaves plenty changes no page but the cart, so busy checkouts do not empty the page cache.
+ * A change without ids (a remote refresh, a catalogue file) affects every page.
  */
 export class AffectedPages {
-  /** What each product shows, and where (its category): a product that left keeps taking its category's pages with it. */
-  private shown = new Map<number, { text: string; category: string }>();
+  /** The catalogue's list as last seen: what a change is compared with. */
+  private before: readonly ListedProduct[];
 
-  constructor(initial: readonly Product[] = []) {
-    this.remember(initial);
+  constructor(initial: readonly ListedProduct[] = []) {
+    this.before = initial;
   }
 
   /**
-   * The pages `change` affects, given the catalogue's products after it. Only the products a change
-   * names are compared (a sale among 10,000 products looks at one); one never seen before counts as
-   * changed.
+   * The pages `change` affects, given the catalogue's list after it. Only the products a change
+   * names are compared (a sale among 100,000 products looks at one, found by id); where more than
+   * their stock changed, each of them counts as changed.
    */
-  of(change: CatalogueChange | undefined, products: readonly Product[]): (key: string) => boolean {
-    if (!change || change.ids === null) {
-      this.shown = new Map();
-      this.remember(products);
-      return () => true;
-    }
-    const named = new Set(change.ids);
-    const before = new Map(change.ids.map((id) => [id, this.shown.get(id)]));
-    for (const id of named) this.shown.delete(id);
-    this.remember(products.filter((p) => named.has(p.id)));
-    const changed = change.ids.filter((id) => before.get(id)?.text !== this.shown.get(id)?.text);
+  of(change: CatalogueChange | undefined, after: readonly ListedProduct[]): (key: string) => boolean {
+    const before = this.before;
+    this.remember(after);
+    if (!change || change.ids === null) return () => true;
+    const was = (id: number) => findById(before, id);
+    const is = (id: number) => findById(after, id);
+    const changed = change.ids.filter((id) => {
+      const [old, now] = [was(id), is(id)];
+      return !change.stockOnly || !old || !now || shown(old) !== shown(now);
+    });
     // Before and after: a product archived or moved leaves its old category's results too.
-    const categories = new Set(changed.flatMap((id) => [before.get(id)?.category, this.shown.get(id)?.category]).filter((c): c is string => c !== undefined));
+    const categories = new Set(changed.flatMap((id) => [was(id)?.category, is(id)?.category]).filter((c): c is string => c !== undefined));
     return pagesShowing(new Set(changed), categories);
   }
 
-  /** Takes note of what these products show, so that their next change can be compared with it. */
-  remember(products: readonly Product[]): void {
-    for (const product of products) this.shown.set(product.id, { text: shown(product), category: product.category });
+  /** Takes `products` as the list that the next change is compared with. */
+  remember(products: readonly ListedProduct[]): void {
+    this.before = products;
   }
 }
 

@@ -44,12 +44,12 @@ export function pageCaches(
   void declared.then((read) => (known = read));
   // Only the pages that show a changed product go (a sale must not empty the cache).
   const affected = new AffectedPages();
-  void services.catalogue.list().then(
+  void services.catalogue.listed().then(
     (products) => affected.remember(products),
     () => {},
   );
   services.catalogue.onChange((change) => {
-    void services.catalogue.list().then(
+    void services.catalogue.listed().then(
       (products) => {
         const pages = affected.of(change, products);
         anonymous.drop(pages);

@@ -261,7 +261,7 @@ export class PaymentsService {
   private async price(items: Array<{ id: number; quantity: number }>): Promise<PaymentResult<{ lines: BasketLine[]; shown: Map<number, number | null | undefined> }>> {
     if (new Set(items.map((item) => item.id)).size !== items.length) return fail(400, "Each product may appear only once in the basket.");
     try {
-      const products = new Map((await this.deps.catalogue.list()).map((product) => [product.id, product]));
+      const products = new Map((await this.deps.catalogue.byIds(items.map((item) => item.id))).map((product) => [product.id, product]));
       const lines: BasketLine[] = [];
       const shown = new Map<number, number | null | undefined>();
       for (const item of items) {

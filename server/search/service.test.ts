@@ -24,7 +24,7 @@ class SteeredCatalogue implements Catalogue {
   lists = 0;
   private readonly listeners = new Set<(change?: CatalogueChange) => void>();
   constructor(private products: Product[]) {}
-  async list() {
+  async listed() {
     this.lists += 1;
     if (this.failure) throw this.failure;
     return this.products;
@@ -40,9 +40,6 @@ class SteeredCatalogue implements Catalogue {
   readonly images = { basePath: "/images/products/", serve: async () => new Response(null, { status: 404 }) };
   health() {
     return { source: "embedded", state: "fresh" } as const;
-  }
-  async inCategory() {
-    return [];
   }
   async byId() {
     return null;
@@ -119,30 +116,30 @@ describe("CatalogueSearch", () => {
     const catalogue = new SteeredCatalogue([product(1, "Old Lamp")]);
     const search = new CatalogueSearch(catalogue, memoryLogger().log);
     await search.query("lamp", 6);
-    const list = catalogue.list.bind(catalogue);
-    catalogue.list = async () => {
-      const products = await list();
+    const byIds = catalogue.byIds.bind(catalogue);
+    catalogue.byIds = async (ids) => {
+      const products = await byIds(ids);
       catalogue.replace([product(1, "New Lamp")], [1]);
       return products;
     };
     catalogue.replace([product(1, "Old Lamp")], [1]);
     expect(titles(await search.query("lamp", 6))).toEqual(["Old Lamp"]);
-    catalogue.list = list;
+    catalogue.byIds = byIds;
     expect(titles(await search.query("lamp", 6))).toEqual(["New Lamp"]);
   });
 
   it("does not keep an index built from products read before a change", async () => {
     const catalogue = new SteeredCatalogue([product(1, "Old Lamp")]);
     const search = new CatalogueSearch(catalogue, memoryLogger().log);
-    // The change is announced while the first query's list() is pending, as a concurrent refresh would.
-    const list = catalogue.list.bind(catalogue);
-    catalogue.list = async () => {
-      const products = await list();
+    // The change is announced while the first query's products are read, as a concurrent refresh would.
+    const byIds = catalogue.byIds.bind(catalogue);
+    catalogue.byIds = async (ids) => {
+      const products = await byIds(ids);
       catalogue.replace([product(2, "New Lamp")]);
       return products;
     };
     expect(titles(await search.query("lamp", 6))).toEqual(["Old Lamp"]);
-    catalogue.list = list;
+    catalogue.byIds = byIds;
     expect(titles(await search.query("lamp", 6))).toEqual(["New Lamp"]);
   });
 

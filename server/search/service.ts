@@ -71,13 +71,15 @@ export class CatalogueSearch implements SearchService {
 
   private async index(): Promise<ProductIndex> {
     const heard = this.heard;
-    const products = await this.catalogue.list();
+    const listed = await this.catalogue.listed();
     const changes = this.changes;
-    // A change announced while list() was pending may not be in these products: it stays, and the
-    // next query takes its products again (taking a product twice does no harm).
+    if (this.built && changes !== "all" && changes.size === 0) return this.built;
+    const products = await this.catalogue.byIds(changes === "all" || !this.built || changes.size > UPDATE_AT_MOST ? listed.map((p) => p.id) : [...changes]);
+    // A change announced while the products were read may not be in them: it stays, and the next
+    // query takes its products again (taking a product twice does no harm).
     if (this.heard === heard) this.changes = new Set();
     if (this.built && changes !== "all" && changes.size <= UPDATE_AT_MOST) {
-      if (changes.size > 0) this.built.update(changes, products);
+      this.built.update(changes, products);
       return this.built;
     }
     this.built = new ProductIndex(products);

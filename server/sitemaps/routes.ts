@@ -39,7 +39,7 @@ async function fromCatalogue<T>(read: () => Promise<T>): Promise<T> {
  * robots.txt and the sitemaps (sitemaps.org): /sitemap.xml indexes /sitemaps/{name}.xml, which
  * list every product's and category's page. A pipeline step of its own, ahead of the pages.
  */
-export function sitemapsStep(catalogue: Pick<Catalogue, "list" | "lastModified">, publicUrl: string): Step {
+export function sitemapsStep(catalogue: Pick<Catalogue, "listed" | "lastModified">, publicUrl: string): Step {
   const sitemaps = new Sitemaps(catalogue, publicUrl);
   const robots = made(robotsTxt(publicUrl));
   return {

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import type { Catalogue } from "../catalogue/catalogue.ts";
-import type { Product } from "../catalogue/product.ts";
+import type { Catalogue, ListedProduct } from "../catalogue/catalogue.ts";
 import { inRuns, MAX_URLS, newest, type SitemapEntry, sitemapIndex, urlset } from "./xml.ts";
 
 const gzipInPool = promisify(gzip);
@@ -21,7 +20,7 @@ const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 :
  * newest product's) and `products-n.xml` (each product's page, its lastmod the product's own,
  * where the catalogue keeps one).
  */
-export function sitemapFiles(products: readonly Product[], lastModified: ReadonlyMap<number, number> | undefined, origin: string, max = MAX_URLS): SitemapFile[] {
+export function sitemapFiles(products: readonly Pick<ListedProduct, "id" | "category">[], lastModified: ReadonlyMap<number, number> | undefined, origin: string, max = MAX_URLS): SitemapFile[] {
   const productUrls = products.map((product) => ({ loc: `${origin}/products/${product.id}`, lastmod: lastModified?.get(product.id) }));
   const categories = new Map<string, number | undefined>();
   for (const { id, category } of products) {
@@ -56,12 +55,12 @@ export function made(text: string): Made {
  */
 export class Sitemaps {
   private readonly origin: string;
-  private source: Product[] | null = null;
+  private source: readonly ListedProduct[] | null = null;
   private files = new Map<string, SitemapFile>();
   private readonly made = new Map<string, Made>();
 
   constructor(
-    private readonly catalogue: Pick<Catalogue, "list" | "lastModified">,
+    private readonly catalogue: Pick<Catalogue, "listed" | "lastModified">,
     publicUrl: string,
   ) {
     this.origin = publicUrl.replace(/\/+$/, "");
@@ -81,7 +80,7 @@ export class Sitemaps {
   }
 
   private async current(): Promise<void> {
-    const products = await this.catalogue.list();
+    const products = await this.catalogue.listed();
     if (products === this.source) return;
     this.source = products;
     this.files = new Map(sitemapFiles(products, this.catalogue.lastModified?.(), this.origin).map((file) => [file.name, file]));

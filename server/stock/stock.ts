@@ -122,7 +122,7 @@ export class StockService {
         // new figures are all the catalogue's copies need (an earlier basket's products given back
         // may have lapsed holds of other shoppers: then they read the products again).
         const figures = rows.length === ids.length && ids.every((id) => wanted.has(id)) ? rows.map(({ id, stock, reserved }) => ({ id, stock, reserved })).sort((a, b) => a.id - b.id) : undefined;
-        await this.deps.events.publish(trx, { ids, figures });
+        await this.deps.events.publish(trx, { ids, figures, stockOnly: true });
         givenBack = given.map((row) => row.payment_id);
         expired = new Set(lapsed.map((row) => row.payment_id)).size;
       });
@@ -211,7 +211,7 @@ export class StockService {
       await markOversold(trx, payment.id);
       this.deps.log.warn({ order: payment.id, products: below.map((row) => row.id) }, "order paid after its reservation expired: oversold");
     }
-    if (!unseen) await this.deps.events.publish(trx, { ids });
+    if (!unseen) await this.deps.events.publish(trx, { ids, stockOnly: true });
   }
 
   /**
@@ -237,7 +237,7 @@ export class StockService {
     const back = lines.filter((line) => line.quantity > 0).sort((a, b) => a.id - b.id);
     if (back.length === 0) return;
     await addStock(trx, back, this.now());
-    await this.deps.events.publish(trx, { ids: back.map((line) => line.id) });
+    await this.deps.events.publish(trx, { ids: back.map((line) => line.id), stockOnly: true });
   }
 
   /** Gives back the units of reservations that have expired; returns how many checkouts it released. */
@@ -259,7 +259,7 @@ export class StockService {
       const ids = [...units.keys()].sort((a, b) => a - b);
       await releaseReserved(trx, units, now);
       await this.deps.intents?.cancelWithin(trx, [paymentId], now);
-      if (ids.length > 0) await this.deps.events.publish(trx, { ids });
+      if (ids.length > 0) await this.deps.events.publish(trx, { ids, stockOnly: true });
       lapsed = ids.length > 0;
     });
     if (lapsed) this.count("expired");
