@@ -33,11 +33,13 @@ export interface FullTextEngine {
  */
 export const RANK_AT_MOST = 2_000;
 
-/** Counts of more than RANK_AT_MOST kept: at most this many, until the catalogue's words change. */
+/** Counts kept: at most this many, until the catalogue's words change. */
 const BROAD_COUNTS_KEPT = 1_000;
+/** A count of fewer matches is not kept: it costs a millisecond or two. */
+const BROAD_FROM = 500;
 
 /**
- * The counts of broad queries (more than RANK_AT_MOST matches). Counting every match is the one
+ * The counts of broad queries (more than BROAD_FROM matches). Counting every match is the one
  * step neither engine can cut short (PostgreSQL reads each matching row: ~50 ms for 100,000),
  * and the broad queries are the short ones every shopper types on the way to a word ("la" for
  * "lamp"), so they repeat. Emptied whenever the catalogue's words change.
@@ -52,7 +54,7 @@ export class BroadCounts {
   }
 
   set(key: string, total: number, version: number): void {
-    if (total <= RANK_AT_MOST || version !== this.version) return;
+    if (total <= BROAD_FROM || version !== this.version) return;
     if (this.counts.size >= BROAD_COUNTS_KEPT) this.counts.delete(this.counts.keys().next().value!);
     this.counts.set(key, total);
   }

@@ -92,6 +92,9 @@ describe("bestMatches", () => {
     expect(broad.get("k")).toBeUndefined();
     broad.set("k", RANK_AT_MOST + 1, broad.version);
     expect(broad.get("k")).toBe(RANK_AT_MOST + 1);
+    // A narrow query's count is not kept: counting it again costs little.
+    broad.set("narrow", 3, broad.version);
+    expect(broad.get("narrow")).toBeUndefined();
   });
 
   it("falls back to any word when no product has them all", async () => {
