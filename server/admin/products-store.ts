@@ -10,6 +10,7 @@ import { exportProducts } from "../catalogue/transfer/export.ts";
 import { importProducts } from "../catalogue/transfer/import.ts";
 import type { Format } from "../catalogue/transfer/parse.ts";
 import type { Engine } from "../db/database.ts";
+import { titleSearch } from "../search/title-search.ts";
 import { inTransaction } from "../stock/transaction.ts";
 import { type CatalogueImport, importRequest } from "./catalogue-file.ts";
 import { type Actor, appendAudit } from "../audit/log.ts";
@@ -75,7 +76,7 @@ export class DatabaseProducts implements ProductsAdmin {
   async list({ q = "", category, sort = "id", page = 1, limit = DEFAULT_LIMIT }: ProductQuery): Promise<ProductList> {
     let query = this.db.selectFrom("products");
     const words = q.trim().toLowerCase();
-    if (words) query = query.where(sql<boolean>`lower(title) like ${`%${likeEscaped(words)}%`} escape '\\'`);
+    if (words) query = query.where(titleSearch(this.deps.engine, words) ?? sql<boolean>`lower(title) like ${`%${likeEscaped(words)}%`} escape '\\'`);
     if (category) query = query.where("category", "=", category);
     // Ties by id in the same direction, so the (stock, id) index gives the order, read either way, without a sort.
     const ordered =

@@ -115,6 +115,19 @@ describe.each(testEngines())("DatabaseSearch on %s", (engine) => {
     await within1s("rucksak", (hits) => ids(hits).includes(1));
   });
 
+  it("gives the back office's title search: every word's beginning in the title, archived products included", async () => {
+    const { services } = await setup();
+    const titles = async (q: string) => (await services.products.list({ q, limit: 100 })).products.map((p) => p.title);
+    const leather = products.filter((p) => /\bleather\b/i.test(p.title)).map((p) => p.title);
+    expect(await titles("LEATHER")).toEqual(leather);
+    expect(await titles("leath moto")).toEqual(["Leather Moto Jacket"]);
+    expect(await services.products.setArchived(ACTOR, 22, true)).toMatchObject({ ok: true });
+    expect(await titles("leather moto")).toEqual(["Leather Moto Jacket"]);
+    expect(await titles("zzqx")).toEqual([]);
+    // No word: the titles as they are (LIKE's wildcards plain characters).
+    expect((await services.products.list({ q: "%" })).total).toBe(0);
+  });
+
   it("finds the products of an import within a second, and counts a broad query's matches exactly", async () => {
     const { services, within1s } = await setup();
     const seededTees = await services.search.query("tee", 100);

@@ -58,15 +58,19 @@ const POSTGRES_UP = [
 
 const POSTGRES_DOWN = ["drop index products_search_title", "alter table products drop column search_title", "drop index products_search", "alter table products drop column search_document"];
 
+// Both engines: the archived products, for the back office's title search (they are not in the full-text index).
+const ARCHIVED_UP = ["create index products_archived on products (id) where archived_at is not null"];
+const ARCHIVED_DOWN = ["drop index products_archived"];
+
 async function run(db: Kysely<unknown>, statements: string[]) {
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
 
 export default {
   async up(db: Kysely<unknown>) {
-    await run(db, onPostgres(db) ? POSTGRES_UP : SQLITE_UP);
+    await run(db, [...(onPostgres(db) ? POSTGRES_UP : SQLITE_UP), ...ARCHIVED_UP]);
   },
   async down(db: Kysely<unknown>) {
-    await run(db, onPostgres(db) ? POSTGRES_DOWN : SQLITE_DOWN);
+    await run(db, [...ARCHIVED_DOWN, ...(onPostgres(db) ? POSTGRES_DOWN : SQLITE_DOWN)]);
   },
 } satisfies Migration;
