@@ -383,7 +383,7 @@ async function measured(engine: string, store: Store | null) {
   } catch (error) {
     console.error(error);
     failed = true;
-    outcomes.push({ engine, figures: `failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` });
+    outcomes.push({ engine, figures: `failed: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").slice(0, 300)}` });
   } finally {
     await store.close();
   }
