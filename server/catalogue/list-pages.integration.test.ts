@@ -177,3 +177,24 @@ describe("a product page's structured data", () => {
     });
   });
 });
+
+describe("search results in pages of 48", () => {
+  it("shows the best 48, then the next, with Previous and Next keeping the query; a page past the last is not found", async () => {
+    const first = await page("/search?q=product");
+    expect(first.status).toBe(200);
+    expect(first.html).toContain("100 results<!-- --> for");
+    expect(first.cards).toHaveLength(48);
+    expect(first.prev).toBeUndefined();
+    expect(first.next).toBe("/search?q=product&page=2");
+    const second = await page("/search?q=product&page=2");
+    expect(second.title).toBe("Results for &quot;product&quot; – page 2 | Storefront");
+    expect(second.prev).toBe("/search?q=product");
+    expect(second.next).toBe("/search?q=product&page=3");
+    const third = await page("/search?q=product&page=3");
+    expect(third.cards).toHaveLength(4);
+    expect(third.next).toBeUndefined();
+    expect(new Set([...first.cards, ...second.cards, ...third.cards]).size).toBe(100);
+    expect((await page("/search?q=product&page=4")).status).toBe(404);
+    expect((await page("/search?q=product&page=0")).status).toBe(404);
+  });
+});

@@ -87,6 +87,10 @@ describe.each(testEngines())("DatabaseSearch on %s", (engine) => {
     const two = await services.search.query("  jacket ", 2);
     expect(two).toMatchObject({ query: "jacket", total: 3 });
     expect(ids(two.hits)).toEqual(ids(all.hits).slice(0, 2));
+    // A later page: the ones after the first `offset`, as the whole ranking has them.
+    const later = await services.search.query("jacket", 2, 2);
+    expect(later.total).toBe(3);
+    expect(ids(later.hits)).toEqual(ids(all.hits).slice(2));
     const long = await services.search.query(`rucksack ${"x".repeat(1_000)}`, 6);
     expect(long.query).toHaveLength(200);
     expect(ids(long.hits)).toEqual([1]);

@@ -55,15 +55,16 @@ export class DatabaseSearch implements SearchService {
     this.unsubscribe = catalogue.onChange((change) => this.changed(change));
   }
 
-  async query(raw: string, limit: number): Promise<SearchResults> {
+  async query(raw: string, limit: number, offset = 0): Promise<SearchResults> {
     const query = cleanQuery(raw);
     const terms = queryTerms(query);
     if (terms.length === 0) return { query, total: 0, hits: [] };
     try {
       const vocabulary = await this.terms();
       const queryWords = terms.map((prefix) => ({ prefix, neighbours: prefix.length >= FUZZY_MIN_LENGTH ? vocabulary.neighbours(prefix, NEIGHBOURS_AT_MOST) : [] }));
-      const { total, ids } = await bestMatches(this.engine, queryWords, limit, this.broad);
-      const products = await this.catalogue.byIds(ids);
+      // A later page ranks the ones before it too: ranks are only known from the top.
+      const { total, ids } = await bestMatches(this.engine, queryWords, offset + limit, this.broad);
+      const products = await this.catalogue.byIds(ids.slice(offset));
       const matched = matcher(queryWords);
       return { query, total, hits: products.map((product) => ({ product, title: markMatching(product.title, matched) })) };
     } catch (error) {

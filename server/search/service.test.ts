@@ -68,6 +68,9 @@ describe("CatalogueSearch", () => {
     const two = await search.query("jacket", 2);
     expect(two.total).toBe(3);
     expect(two.hits.map((hit) => hit.product.id)).toEqual(all.hits.slice(0, 2).map((hit) => hit.product.id));
+    const later = await search.query("jacket", 2, 2);
+    expect(later.total).toBe(3);
+    expect(later.hits.map((hit) => hit.product.id)).toEqual(all.hits.slice(2).map((hit) => hit.product.id));
   });
 
   it("answers an empty or blank query with nothing, without reading the catalogue", async () => {

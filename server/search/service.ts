@@ -12,14 +12,14 @@ export interface SearchResults {
   query: string;
   /** How many products match, however many `hits` holds. */
   total: number;
-  /** The best `limit` matches, best first. */
+  /** The best matches from `offset` on, at most `limit` of them, best first. */
   hits: SearchHit[];
 }
 
 /** What pages (through the load context) and /api/search use. */
 export interface SearchService {
   /** Never rejects: a catalogue outage, or any other failure, answers no results. */
-  query(raw: string, limit: number): Promise<SearchResults>;
+  query(raw: string, limit: number, offset?: number): Promise<SearchResults>;
   /** Stops following the catalogue's changes. */
   close(): void;
 }
@@ -52,12 +52,12 @@ export class CatalogueSearch implements SearchService {
     });
   }
 
-  async query(raw: string, limit: number): Promise<SearchResults> {
+  async query(raw: string, limit: number, offset = 0): Promise<SearchResults> {
     const query = cleanQuery(raw);
     if (!query) return { query, total: 0, hits: [] };
     try {
       const hits = (await this.index()).search(query);
-      return { query, total: hits.length, hits: hits.slice(0, limit) };
+      return { query, total: hits.length, hits: hits.slice(offset, offset + limit) };
     } catch (error) {
       // The catalogue adapter has logged its own failure; anything else is ours and worth a line.
       if (!(error instanceof CatalogueUnavailableError)) this.log.error({ err: error }, "search failed; answering no results");
