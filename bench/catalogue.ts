@@ -4,8 +4,8 @@
 // (suggestions and the results page), how soon an edit or a back-office import is found by search
 // on every instance, resident memory after a mixed load, cached pages' throughput against a shop
 // with the embedded catalogue, and the back office's list and title search. SQLite always;
-// PostgreSQL too where it answers (TEST_DATABASE_URL or 127.0.0.1:5432/test), two instances on one
-// schema of its own, dropped after. The load generator runs here; each shop in its own process.
+// PostgreSQL too where its server answers (TEST_DATABASE_URL or 127.0.0.1:5432/test), two instances
+// on a database of its own there, dropped after. The load generator runs here; each shop in its own process.
 // Usage: npm run bench:catalogue [-- --short]   (needs `npm run build`)
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -151,28 +151,36 @@ function sqliteStore(): Store {
   };
 }
 
-/** Two schemas of the test database (the catalogue's, the baseline's), or null when nothing answers there. */
+/**
+ * Two databases of their own on the test database's server (the catalogue's, the baseline's), or
+ * null when nothing answers there. Databases, not schemas: the shop's LISTEN channels are one per
+ * database, and tests on other schemas of the test database would drop these shops' cached pages.
+ */
 async function postgresStore(): Promise<Store | null> {
-  const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3_000 });
+  const server = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3_000 });
   try {
-    await admin.connect();
+    await server.connect();
   } catch {
     return null;
   }
-  const schemas = [`bench_catalogue_${Date.now()}`, `bench_catalogue_baseline_${Date.now()}`];
-  for (const schema of schemas) await admin.query(`create schema ${schema}`);
-  const url = (schema: string) => `${POSTGRES_URL}${POSTGRES_URL.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const names = [`storefront_bench_catalogue_${process.pid}`, `storefront_bench_catalogue_baseline_${process.pid}`];
+  for (const name of names) await server.query(`create database ${name}`);
+  const url = (name: string) => Object.assign(new URL(POSTGRES_URL), { pathname: `/${name}` }).href;
   const dirs = [temporary(), temporary(), temporary()];
   return {
     engine: "PostgreSQL",
-    env: (n) => ({ DATABASE_URL: url(schemas[0]!), DATA_DIR: dirs[n]! }),
-    baseline: { DATABASE_URL: url(schemas[1]!), DATA_DIR: dirs[2]! },
+    env: (n) => ({ DATABASE_URL: url(names[0]!), DATA_DIR: dirs[n]! }),
+    baseline: { DATABASE_URL: url(names[1]!), DATA_DIR: dirs[2]! },
     instances: 2,
     // The planner's statistics, which autovacuum gathers soon after so many inserts (the test server runs without it).
-    afterImport: async () => void (await admin.query(`analyze ${schemas[0]}.products`)),
+    afterImport: async () => {
+      const client = new pg.Client({ connectionString: url(names[0]!) });
+      await client.connect();
+      await client.query("analyze products").finally(() => client.end());
+    },
     close: async () => {
-      for (const schema of schemas) await admin.query(`drop schema ${schema} cascade`);
-      await admin.end();
+      for (const name of names) await server.query(`drop database if exists ${name} with (force)`);
+      await server.end();
       for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
