@@ -59,7 +59,11 @@ export async function importProducts(deps: ImportDeps, source: Readable, format:
   try {
     const checked = await checkAll(source, format, spool, onProgress);
     if (!checked.ok) return checked;
-    return { ok: true, ...(await writeAll(deps, spool, checked, actor, onProgress)) };
+    const counts = await writeAll(deps, spool, checked, actor, onProgress);
+    // What autovacuum would do some time later, now: after thousands of new rows the planner's
+    // statistics and the visibility map (which lets a count read an index alone) are out of date.
+    if (deps.engine === "postgres" && counts.added + counts.updated > NAMED_CHANGES) await sql`vacuum (analyze) products`.execute(deps.db);
+    return { ok: true, ...counts };
   } finally {
     source.destroy();
     await spool.remove();
