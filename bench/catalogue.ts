@@ -130,8 +130,6 @@ interface Store {
   /** A fresh store of its own: the shop seeds the embedded catalogue at its first start. */
   baseline: Env;
   instances: number;
-  /** What the import leaves to the database's own maintenance, done now. */
-  afterImport(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -144,7 +142,6 @@ function sqliteStore(): Store {
     env: () => ({ DATA_DIR: dataDir, DATABASE_URL: undefined }),
     baseline: { DATA_DIR: baselineDir, DATABASE_URL: undefined },
     instances: 1,
-    afterImport: async () => {},
     close: async () => {
       for (const dir of [dataDir, baselineDir]) fs.rmSync(dir, { recursive: true, force: true });
     },
@@ -172,12 +169,6 @@ async function postgresStore(): Promise<Store | null> {
     env: (n) => ({ DATABASE_URL: url(names[0]!), DATA_DIR: dirs[n]! }),
     baseline: { DATABASE_URL: url(names[1]!), DATA_DIR: dirs[2]! },
     instances: 2,
-    // The planner's statistics, which autovacuum gathers soon after so many inserts (the test server runs without it).
-    afterImport: async () => {
-      const client = new pg.Client({ connectionString: url(names[0]!) });
-      await client.connect();
-      await client.query("analyze products").finally(() => client.end());
-    },
     close: async () => {
       for (const name of names) await server.query(`drop database if exists ${name} with (force)`);
       await server.end();
@@ -313,7 +304,6 @@ async function onEngine(store: Store, file: string): Promise<Figures> {
   const imported = await importFile(file, store.env(0));
   figures.set("import", { value: imported.ms, note: imported.said.split("\n").at(-1) });
   figures.set("importMemory", { value: imported.peakMb });
-  await store.afterImport();
 
   const first = await startTimed(store.env(0));
   const servers = [first.server];
