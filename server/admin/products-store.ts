@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import type { CatalogueEvents } from "../catalogue/events.ts";
-import { insertProducts, type ProductUpdate, updateProductAt } from "../catalogue/products-table.ts";
+import { insertProducts, PRODUCT_COLUMNS, type ProductUpdate, updateProductAt } from "../catalogue/products-table.ts";
 import { UPLOADED } from "../catalogue/uploaded-images.ts";
 import type { ProductsTable, Schema } from "../db/schema.ts";
 import { exportProducts } from "../catalogue/transfer/export.ts";
@@ -80,7 +80,9 @@ export class DatabaseProducts implements ProductsAdmin {
     if (category) query = query.where("category", "=", category);
     // Ties by id in the same direction, so the (stock, id) index gives the order, read either way, without a sort.
     const ordered =
-      sort === "id" ? query.selectAll().orderBy("id", "asc") : query.selectAll().orderBy("stock", sort === "stock" ? "asc" : "desc").orderBy("id", sort === "stock" ? "asc" : "desc");
+      sort === "id"
+        ? query.select(PRODUCT_COLUMNS).orderBy("id", "asc")
+        : query.select(PRODUCT_COLUMNS).orderBy("stock", sort === "stock" ? "asc" : "desc").orderBy("id", sort === "stock" ? "asc" : "desc");
     const read = (at: number) => ordered.limit(limit).offset((at - 1) * limit).execute();
     // The count and the page side by side (two connections on PostgreSQL); a page past the end is
     // read again as the last one.
@@ -208,7 +210,7 @@ export class DatabaseProducts implements ProductsAdmin {
   }
 
   private row(db: Kysely<Schema> | Transaction<Schema>, id: number): Promise<Row | undefined> {
-    return db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirst();
+    return db.selectFrom("products").select(PRODUCT_COLUMNS).where("id", "=", id).executeTakeFirst();
   }
 
   private shape(row: Row): AdminProduct {

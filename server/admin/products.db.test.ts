@@ -1,5 +1,6 @@
 import sharp from "sharp";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { heardFacts, heardRow } from "../../test/support/heard.ts";
 import { jsonPost, signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
 import { signUpAdmin } from "../../test/support/admin.ts";
 import { checkout, type Send } from "../../test/support/checkout.ts";
@@ -37,8 +38,8 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     const catalogue = services.catalogue as DatabaseCatalogue;
     /** After a write: this instance's copy has heard it. */
     const settled = async (id: number, done: (p: Awaited<ReturnType<DatabaseCatalogue["byId"]>>) => boolean) => {
-      await vi.waitFor(async () => expect(done(await catalogue.byId(id))).toBe(true));
-      await catalogue.settled();
+      expect(done(await catalogue.byId(id))).toBe(true);
+      await heardRow(catalogue, database, id);
     };
     return { app, services, api: as(admin), admin, settled };
   }
@@ -154,7 +155,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
     const winner = (await (await api.get(`/api/admin/products/${RING}`)).json()) as AdminProductJson;
     expect(winner.version).toBe(ring.version + 1);
     for (const catalogue of [services.catalogue, other?.services.catalogue].filter((c) => c !== undefined)) {
-      await vi.waitFor(async () => expect((await catalogue.byId(RING))!.priceCents).toBe(Math.round(winner.price * 100)));
+      await heardFacts(catalogue as DatabaseCatalogue, RING, (listed) => listed?.priceCents === Math.round(winner.price * 100));
     }
   });
 

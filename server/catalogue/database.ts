@@ -7,6 +7,7 @@ import type { Catalogue, CatalogueChange, ImageSource, ListedProduct } from "./c
 import { EmbeddedCatalogue, PRODUCT_IMAGE_PATH } from "./embedded.ts";
 import type { CatalogueChanged, CatalogueEvents, StockFigures } from "./events.ts";
 import type { Product } from "./product.ts";
+import { PRODUCT_COLUMNS } from "./products-table.ts";
 import { seedCatalogue } from "./seed.ts";
 import { UPLOADS_DIR, UploadedImages } from "./uploaded-images.ts";
 
@@ -17,7 +18,11 @@ type ListedRow = Pick<Row, "id" | "category" | "price_cents" | "rating_rate" | "
 
 const lapsedUnits = (now: number) => sql<number | string | null>`(select sum(r.amount) from reservations r where r.product_id = p.id and r.state = 'held' and r.expires_at <= ${now})`.as("lapsed");
 
-const productsWithLapsed = (db: Kysely<Schema>, now: number) => db.selectFrom("products as p").selectAll("p").select(lapsedUnits(now));
+const productsWithLapsed = (db: Kysely<Schema>, now: number) =>
+  db
+    .selectFrom("products as p")
+    .select(PRODUCT_COLUMNS.map((column) => `p.${column}` as const))
+    .select(lapsedUnits(now));
 
 const LISTED_COLUMNS = ["p.id", "p.category", "p.price_cents", "p.rating_rate", "p.rating_count", "p.stock", "p.reserved", "p.updated", "p.archived_at"] as const;
 const listedRows = (db: Kysely<Schema>, now: number) => db.selectFrom("products as p").select(LISTED_COLUMNS).select(lapsedUnits(now)).orderBy("p.id");

@@ -7,6 +7,12 @@ import { type Insertable, type Kysely, type RawBuilder, sql, type Transaction, t
 import { prepared } from "../db/prepared.ts";
 import type { ProductsTable, Schema } from "../db/schema.ts";
 
+/**
+ * Every column of a product as `ProductsTable` has it: what a read of whole rows names, rather than
+ * `*`, which on PostgreSQL would also carry the full-text index's generated columns.
+ */
+export const PRODUCT_COLUMNS = ["id", "title", "price_cents", "description", "category", "image", "rating_rate", "rating_count", "stock", "reserved", "updated", "version", "archived_at"] as const satisfies ReadonlyArray<keyof ProductsTable>;
+
 /** What an edit sets: values, or expressions of the row (the stock moved by a delta). */
 export type ProductUpdate = UpdateObject<Schema, "products">;
 

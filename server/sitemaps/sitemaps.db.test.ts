@@ -1,5 +1,6 @@
 import { gunzipSync } from "node:zlib";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { heardRow } from "../../test/support/heard.ts";
 import { testApp } from "../../test/support/app.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
@@ -86,8 +87,8 @@ describe.each(testEngines())("robots.txt and the sitemaps on %s", (engine) => {
     });
     // On PostgreSQL the change is heard through LISTEN, some time after the commit.
     const catalogue = app.services.catalogue as DatabaseCatalogue;
-    await vi.waitFor(async () => expect((await catalogue.byId(20))?.title).toBe("Edited again"));
-    await catalogue.settled();
+    await heardRow(catalogue, app.database, 20);
+    await heardRow(catalogue, app.database, 30);
     const after = await (await app.request("/sitemaps/products-1.xml")).text();
     expect(lastmodOf(after, `${PUBLIC_URL}/products/20`)).toBe("2024-06-01T08:00:00Z");
     expect(locs(after)).not.toContain(`${PUBLIC_URL}/products/30`);

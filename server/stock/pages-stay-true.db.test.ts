@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { heardFacts } from "../../test/support/heard.ts";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import { TEST_ORIGIN, jsonPost, signUp, testApp } from "../../test/support/app.ts";
 import { checkout, type Send } from "../../test/support/checkout.ts";
@@ -39,7 +40,7 @@ describe.each(testEngines())("catalogue changes on %s", (engine) => {
     expect(bought.paid?.status).toBe(200);
 
     for (const one of [shop, ...others]) {
-      await vi.waitFor(async () => expect((await one.catalogue.byId(RING))!.stock).toBe(0));
+      await heardFacts(one.catalogue, RING, (listed) => listed?.stock === 0);
       await one.catalogue.settled();
       const product = await one.page("/products/8");
       expect(product.cache).toBe("miss");
@@ -57,8 +58,7 @@ describe.each(testEngines())("catalogue changes on %s", (engine) => {
 
     // A sale that leaves plenty changes what no page shows: the pages stay cached.
     expect((await checkout(send, { origin: TEST_ORIGIN, cookie, items: [{ id: 2, amount: 1 }] })).paid?.status).toBe(200);
-    await vi.waitFor(async () => expect((await shop.catalogue.byId(2))!.stock).toBe(999));
-    await shop.catalogue.settled();
+    await heardFacts(shop.catalogue, 2, (listed) => listed?.stock === 999);
     expect((await shop.page("/products/2")).cache).toBe("hit");
     expect((await shop.page("/")).cache).toBe("hit");
   }, 60_000);
@@ -73,8 +73,7 @@ describe.each(testEngines())("catalogue changes on %s", (engine) => {
       await trx.updateTable("products").set({ price_cents: 1234 }).where("id", "=", 2).execute();
       await shop.services.catalogueEvents.publish(trx, { ids: [2] });
     });
-    await vi.waitFor(async () => expect((await shop.catalogue.byId(2))!.priceCents).toBe(1234));
-    await shop.catalogue.settled();
+    await heardFacts(shop.catalogue, 2, (listed) => listed?.priceCents === 1234);
     expect((await shop.page("/products/2")).html).toContain("12.34");
     expect((await shop.page("/search?q=crew")).html).toContain("12.34");
     const api = (await (await shop.app.request(`${TEST_ORIGIN}/api/catalogue/products/2`)).json()) as { price: number };

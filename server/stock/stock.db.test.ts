@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { listedOf } from "../../test/support/heard.ts";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import { readSeed, seedCatalogue } from "../catalogue/seed.ts";
 import type { AppDatabase } from "../db/database.ts";
@@ -169,46 +170,46 @@ describe.each(testEngines())("stock on %s", (engine) => {
   // takes them without reading the products again. A price changed in the database behind the
   // copy's back (no notification) shows whether a product was read again: its count of reviews,
   // which the copy holds and a checkout does not look at.
+  const listed = async (catalogue: DatabaseCatalogue, id: number) => (await listedOf(catalogue, id))!;
   const recountQuietly = (database: AppDatabase, id: number, count: number) => database.db.updateTable("products").set({ rating_count: count }).where("id", "=", id).execute();
-  const listedOf = async (catalogue: DatabaseCatalogue, id: number) => (await catalogue.listed()).find((p) => p.id === id)!;
 
   it("a reservation's new figures reach the catalogue's copy as they are, without reading the product again", async () => {
     const { app, database, alice, catalogue } = await setup();
-    const reviews = (await listedOf(catalogue, RING)).rating.count;
+    const reviews = (await listed(catalogue, RING)).rating.count;
     await recountQuietly(database, RING, 1);
     expect((await create(app, alice, 2)).status).toBe(200);
-    await vi.waitFor(async () => expect((await listedOf(catalogue, RING)).stock).toBe(1));
+    await vi.waitFor(async () => expect((await listed(catalogue, RING)).stock).toBe(1));
     await catalogue.settled();
-    expect((await listedOf(catalogue, RING)).rating.count).toBe(reviews);
+    expect((await listed(catalogue, RING)).rating.count).toBe(reviews);
   });
 
   it("a checkout that gives back an earlier basket's other products has them read again (their lapsed holds are not known)", async () => {
     const { app, database, alice, catalogue } = await setup();
     expect((await create(app, alice, 1, 2)).status).toBe(200);
-    await vi.waitFor(async () => expect((await listedOf(catalogue, 2)).stock).toBe(999));
+    await vi.waitFor(async () => expect((await listed(catalogue, 2)).stock).toBe(999));
     await recountQuietly(database, 2, 2);
     await recountQuietly(database, RING, 1);
     // Alice's new basket holds only the ring: product 2's reservation is given back.
     expect((await create(app, alice, 1)).status).toBe(200);
-    await vi.waitFor(async () => expect((await listedOf(catalogue, 2)).stock).toBe(1000));
+    await vi.waitFor(async () => expect((await listed(catalogue, 2)).stock).toBe(1000));
     await catalogue.settled();
-    expect((await listedOf(catalogue, 2)).rating.count).toBe(2);
-    expect((await listedOf(catalogue, RING)).rating.count).toBe(1);
-    expect((await listedOf(catalogue, RING)).stock).toBe(2);
+    expect((await listed(catalogue, 2)).rating.count).toBe(2);
+    expect((await listed(catalogue, RING)).rating.count).toBe(1);
+    expect((await listed(catalogue, RING)).stock).toBe(2);
   });
 
   it.runIf(engine === "postgres")("a notification whose figures do not add up has its products read again", async () => {
     const { database, catalogue } = await setup();
     const notify = (payload: unknown) => sql`select pg_notify('storefront_catalogue', ${JSON.stringify(payload)})`.execute(database.db);
-    const reviews = (await listedOf(catalogue, RING)).rating.count;
+    const reviews = (await listed(catalogue, RING)).rating.count;
     await recountQuietly(database, RING, 1);
     await notify({ ids: [RING], figures: [{ id: RING, stock: 7, reserved: 1 }] });
-    await vi.waitFor(async () => expect((await listedOf(catalogue, RING)).stock).toBe(6));
-    expect((await listedOf(catalogue, RING)).rating.count).toBe(reviews);
+    await vi.waitFor(async () => expect((await listed(catalogue, RING)).stock).toBe(6));
+    expect((await listed(catalogue, RING)).rating.count).toBe(reviews);
     for (const figures of [[{ id: RING, stock: "7", reserved: 1 }], [{ id: 2, stock: 7, reserved: 1 }], [], "7"]) await notify({ ids: [RING], figures });
-    await vi.waitFor(async () => expect((await listedOf(catalogue, RING)).rating.count).toBe(1));
+    await vi.waitFor(async () => expect((await listed(catalogue, RING)).rating.count).toBe(1));
     await catalogue.settled();
-    expect((await listedOf(catalogue, RING)).stock).toBe(3);
+    expect((await listed(catalogue, RING)).stock).toBe(3);
   });
 
   it("a new create by the same shopper releases the earlier reservation, which can no longer be paid", async () => {

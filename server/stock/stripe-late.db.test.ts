@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { heardFacts } from "../../test/support/heard.ts";
+import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import { jsonPost, signUp, testApp } from "../../test/support/app.ts";
 import { priceCents } from "../../test/support/checkout.ts";
 import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
@@ -51,6 +53,6 @@ describe.each(testEngines())("a late Stripe payment on %s", (engine) => {
     const product = await database.db.selectFrom("products").select(["stock", "reserved"]).where("id", "=", RING).executeTakeFirstOrThrow();
     expect(product).toEqual({ stock: -3, reserved: 0 });
     // Shoppers never see a negative number.
-    await vi.waitFor(async () => expect((await services.catalogue.byId(RING))!.stock).toBe(0));
+    await heardFacts(services.catalogue as DatabaseCatalogue, RING, (listed) => listed?.stock === 0);
   });
 });
