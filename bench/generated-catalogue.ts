@@ -2,6 +2,7 @@
 // titles and descriptions from a small vocabulary (so searches find some and typos have neighbours),
 // prices, ratings and stock spread deterministically, the embedded drawings as pictures.
 import fs from "node:fs";
+import type { FileProduct } from "../server/catalogue/transfer/export.ts";
 
 const LOOKS = ["Walnut", "Oak", "Slate", "Copper", "Linen", "Amber", "Cedar", "Indigo", "Ivory", "Sage", "Coral", "Onyx", "Maple", "Pearl", "Rust", "Teal", "Ash", "Birch", "Cobalt", "Jade", "Saffron", "Charcoal", "Mulberry", "Olive", "Sandstone", "Heather", "Graphite", "Juniper", "Pewter", "Umber"];
 const THINGS = ["Desk Lamp", "Backpack", "Cardigan", "Bracelet", "Headphones", "Tote", "Scarf", "Watch", "Sneakers", "Ring", "Monitor", "Jacket", "Earrings", "Keyboard", "Shirt", "Necklace", "Speaker", "Blazer", "Pendant", "Charger", "Hoodie", "Wallet", "Trousers", "Anklet", "Router", "Raincoat", "Brooch", "Tablet", "Sweater", "Cufflinks"];
@@ -10,18 +11,8 @@ const CATEGORIES = ["electronics", "jewelery", "men's clothing", "women's clothi
 /** The embedded drawings: every generated product has one of them. */
 const IMAGES = fs.readdirSync("catalogue/images").filter((name) => name.endsWith(".svg")).sort();
 
-export interface GeneratedProduct {
-  id: number;
-  title: string;
-  price: number;
-  description: string;
-  category: string;
-  image: string;
-  rating: { rate: number; count: number };
-  stock: number;
-}
-
-export function generatedProduct(id: number): GeneratedProduct {
+/** One product as a catalogue file has it. */
+export function generatedProduct(id: number): FileProduct {
   const look = LOOKS[id % LOOKS.length]!;
   const thing = THINGS[Math.floor(id / LOOKS.length) % THINGS.length]!;
   const trait = TRAITS[(id * 7) % TRAITS.length]!;

@@ -5,22 +5,13 @@ import AxeBuilder from "@axe-core/playwright";
 import axe from "axe-core";
 import { test as base, expect } from "@playwright/test";
 import type { Locator, Page } from "@playwright/test";
+import type { FileProduct } from "../server/catalogue/transfer/export.ts";
 import { confirmEmail } from "./mail.ts";
 
 export { expect };
 
-/** A product of catalogue/products.json (the FakeStore shape: price in dollars). */
-export interface CatalogueProduct {
-  id: number;
-  title: string;
-  price: number;
-  description: string;
-  category: string;
-  image: string;
-  rating: { rate: number; count: number };
-  /** The first stock; the stock journeys sell out the low ones. */
-  stock: number;
-}
+/** A product of catalogue/products.json (the FakeStore shape: price in dollars); its stock is the first, which the stock journeys sell out. */
+export type CatalogueProduct = FileProduct;
 
 export const products: CatalogueProduct[] = JSON.parse(
   fs.readFileSync(new URL("../catalogue/products.json", import.meta.url), "utf8"),
