@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { TEST_ORIGIN, testApp } from "../../test/support/app.ts";
-import { signUpAdmin } from "../../test/support/admin.ts";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
-import { builtPages } from "../../test/support/pages.ts";
+import { TEST_ORIGIN } from "../../test/support/app.ts";
+import { backOfficeShop } from "../../test/support/admin.ts";
+import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
 import products from "../../catalogue/products.json" with { type: "json" };
 import { CATALOGUE_BODY_BYTES } from "../http/body-limit.ts";
 
@@ -22,12 +21,7 @@ describe.each(testEngines())("catalogue files in the back office on %s", (engine
   const cleanup = cleanupAfterEach();
 
   async function setup() {
-    const database = await freshDatabase(engine);
-    cleanup(database.drop);
-    const { app, services } = await testApp({ database, catalogue: "database", ssr: await builtPages() });
-    cleanup(() => services.catalogueEvents.close());
-    await services.catalogueEvents.listening();
-    const cookie = await signUpAdmin(app, services);
+    const { app, services, cookie } = await backOfficeShop(engine, cleanup);
     const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
       app.request(`${TEST_ORIGIN}${path}`, { method: "POST", body, headers: { origin: TEST_ORIGIN, cookie, ...headers } });
     const get = (path: string) => app.request(`${TEST_ORIGIN}${path}`, { headers: { cookie } });

@@ -2,9 +2,9 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { heardFacts, heardRow } from "../../test/support/heard.ts";
 import { jsonPost, signUp, TEST_ORIGIN, testApp } from "../../test/support/app.ts";
-import { signUpAdmin } from "../../test/support/admin.ts";
+import { backOfficeShop, signUpAdmin } from "../../test/support/admin.ts";
 import { checkout, type Send } from "../../test/support/checkout.ts";
-import { cleanupAfterEach, freshDatabase, testEngines } from "../../test/support/database.ts";
+import { cleanupAfterEach, testEngines } from "../../test/support/database.ts";
 import { builtPages } from "../../test/support/pages.ts";
 import type { DatabaseCatalogue } from "../catalogue/database.ts";
 import products from "../../catalogue/products.json" with { type: "json" };
@@ -24,12 +24,7 @@ describe.each(testEngines())("admin products on %s", (engine) => {
   const cleanup = cleanupAfterEach();
 
   async function setup() {
-    const database = await freshDatabase(engine);
-    cleanup(database.drop);
-    const { app, services } = await testApp({ database, catalogue: "database", ssr: await builtPages() });
-    cleanup(() => services.catalogueEvents.close());
-    await services.catalogueEvents.listening();
-    const admin = await signUpAdmin(app, services);
+    const { database, app, services, cookie: admin } = await backOfficeShop(engine, cleanup);
     const as = (cookie: string) => ({
       get: (path: string) => app.request(`${TEST_ORIGIN}${path}`, { headers: { cookie } }),
       send: (method: string, path: string, body?: unknown) =>

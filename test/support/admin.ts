@@ -1,7 +1,10 @@
 import { COMMAND_LINE } from "../../server/audit/log.ts";
 import { setRole } from "../../server/auth/staff.ts";
+import type { Engine } from "../../server/db/database.ts";
 import type { Services } from "../../server/services.ts";
-import { jsonPost, type testApp } from "./app.ts";
+import { jsonPost, testApp } from "./app.ts";
+import { freshDatabase } from "./database.ts";
+import { builtPages } from "./pages.ts";
 
 type App = Awaited<ReturnType<typeof testApp>>["app"];
 
@@ -21,4 +24,17 @@ export async function signUpAdmin(app: App, services: Pick<Services, "database">
   const granted = await setRole(services.database.db, email, "admin", COMMAND_LINE);
   if (!granted.ok) throw new Error(granted.message);
   return cookies;
+}
+
+/**
+ * The back office's shop on a fresh database of `engine`: its own catalogue, the built pages,
+ * listening for catalogue changes, and an admin signed up (its cookies); `cleanup` drops it all.
+ */
+export async function backOfficeShop(engine: Engine, cleanup: (drop: () => Promise<void>) => void) {
+  const database = await freshDatabase(engine);
+  cleanup(database.drop);
+  const { app, services } = await testApp({ database, catalogue: "database", ssr: await builtPages() });
+  cleanup(() => services.catalogueEvents.close());
+  await services.catalogueEvents.listening();
+  return { database, app, services, cookie: await signUpAdmin(app, services) };
 }
